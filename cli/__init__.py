@@ -1,0 +1,1 @@
+"""The `nacverify` command line (Typer). Thin: parse, call the library, render, exit."""

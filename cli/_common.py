@@ -1,0 +1,137 @@
+"""Shared CLI plumbing: exit codes, one-line errors, verdict tables, progress bars."""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from nacverify.claims import Result, Verdict
+from nacverify.errors import BadInput, EnvironmentProblem, Interrupted, NacverifyError
+
+EXIT_OK = 0
+EXIT_GATE = 1
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 3
+
+console = Console(highlight=False, soft_wrap=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+VERDICT_STYLE = {
+    Verdict.HOLDS: "green",
+    Verdict.REFUTED: "red",
+    Verdict.INAPPLICABLE: "blue",
+    Verdict.INCONCLUSIVE: "yellow",
+    Verdict.ERROR: "magenta",
+}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, code: int) -> typer.Exit:
+    """Print one line to stderr and return the Exit to raise."""
+    err_console.print(f"nacverify: error: {message}", markup=False)
+    return typer.Exit(code)
+
+
+def guarded(fn: F) -> F:
+    """Map library errors to exit codes with a one-line message (no traceback).
+    Set NACVERIFY_DEBUG=1 to see the traceback of an internal error."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        previous = signal.getsignal(signal.SIGTERM)
+
+        def _term(signum, frame):  # SIGTERM behaves as Ctrl-C: finish cleanly
+            raise KeyboardInterrupt
+
+        try:
+            signal.signal(signal.SIGTERM, _term)
+        except ValueError:  # not in the main thread (e.g. some test runners)
+            previous = None
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except BadInput as exc:
+            raise fail(str(exc), EXIT_USAGE) from None
+        except (EnvironmentProblem, Interrupted) as exc:
+            raise fail(str(exc), EXIT_ENVIRONMENT) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted", EXIT_ENVIRONMENT) from None
+        except NacverifyError as exc:
+            raise fail(str(exc), EXIT_ENVIRONMENT) from None
+        except Exception as exc:
+            if os.environ.get("NACVERIFY_DEBUG"):
+                raise
+            raise fail(f"internal error: {type(exc).__name__}: {exc} (set NACVERIFY_DEBUG=1 for a traceback)", EXIT_ENVIRONMENT) from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def verdict_text(verdict: Verdict | str) -> str:
+    v = Verdict(verdict)
+    return f"[{VERDICT_STYLE[v]}]{v.value}[/]"
+
+
+def verdict_table(results: Iterable[Result], title: str | None = None, extra: dict[str, Callable[[Result], str]] | None = None) -> Table:
+    """One row per claim: id, verdict, expected, key number, message."""
+    table = Table(title=title, show_lines=False, expand=False)
+    table.add_column("claim", style="bold", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("expected", no_wrap=True)
+    for name in extra or {}:
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("message", overflow="fold")
+    for result in results:
+        mark = "" if result.as_expected else " [bold red]≠[/]"
+        row = [result.claim.id, verdict_text(result.verdict) + mark, result.claim.expected.value]
+        row += [fn(result) for fn in (extra or {}).values()]
+        row.append(result.outcome.message)
+        table.add_row(*row)
+    return table
+
+
+def gate_exit(results: list[Result], gate: bool) -> int:
+    """Exit code per ARCHITECTURE: 1 when gating and any verdict differs from expected."""
+    unexpected = [r for r in results if not r.as_expected]
+    if unexpected:
+        names = ", ".join(f"{r.claim.id} ({r.verdict.value}, expected {r.claim.expected.value})" for r in unexpected[:5])
+        more = f" and {len(unexpected) - 5} more" if len(unexpected) > 5 else ""
+        if gate:
+            err_console.print(f"gate: {len(unexpected)} verdict(s) differ from expected: {names}{more}", markup=False)
+            return EXIT_GATE
+        err_console.print(f"note: {len(unexpected)} verdict(s) differ from expected (--no-gate): {names}{more}", markup=False)
+    return EXIT_OK
+
+
+@contextmanager
+def progress_bar(enabled: bool = True) -> Iterator[Progress]:
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=False,
+        disable=not enabled,
+    )
+    with progress:
+        yield progress
+
+
+def command_line() -> str:
+    return " ".join(["nacverify", *sys.argv[1:]])

@@ -1,0 +1,236 @@
+"""`nacverify frozen-error`: Theorem 3 and Table 2 of seed 000, measured."""
+
+from __future__ import annotations
+
+import enum
+import math
+from pathlib import Path
+from typing import Annotated, Optional
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from nacverify.claims import CheckContext, evaluate
+from nacverify.errors import BadInput, Interrupted
+from nacverify.frozen import BOUNDS, RegimeSpec, SolveOptions, SweepRun, cached_run, member_spec, scipy_baseline
+from nacverify.frozen_claims import average_claim, cached_sweep, instance_claims, sweep_claims
+from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
+from nacverify.report import Report, check_writable, default_report_path, write_report
+
+from ._common import command_line, console, err_console, fail, gate_exit, guarded, progress_bar, verdict_table, EXIT_ENVIRONMENT
+
+
+class RegimeChoice(str, enum.Enum):
+    slow = "slow"
+    fast = "fast"
+    step = "step"
+    oscillatory = "oscillatory"
+    custom = "custom"
+    all = "all"
+
+
+def _finite(name: str, value: float | None) -> None:
+    if value is not None and not math.isfinite(value):
+        raise BadInput(f"--{name} must be finite, got {value}")
+
+
+def _specs(regime: RegimeChoice, T, phi0, omega0, a0, phi_var, omega_var, rate, jump_at, cycles, phi, omega) -> list[RegimeSpec]:
+    for name, value in (("T", T), ("phi0", phi0), ("omega0", omega0), ("a0", a0), ("phi-variation", phi_var), ("omega-variation", omega_var),
+                        ("rate", rate), ("jump-at", jump_at), ("cycles", cycles)):
+        _finite(name, value)
+    names = list(NAMED_REGIMES) if regime == RegimeChoice.all else [regime.value]
+    shape_opts = {"fast": ("rate", rate), "step": ("jump-at", jump_at), "oscillatory": ("cycles", cycles)}
+    for reg, (opt, value) in shape_opts.items():
+        if value is not None and reg not in names:
+            raise BadInput(f"--{opt} applies to the {reg} regime only")
+    if regime == RegimeChoice.custom:
+        if phi is None or omega is None:
+            raise BadInput("--regime custom needs both --phi EXPR and --omega EXPR")
+        return [RegimeSpec("custom", T=T, a0=a0, phi_formula=phi, omega_formula=omega)]
+    if phi is not None or omega is not None:
+        raise BadInput("--phi/--omega formulas need --regime custom")
+    return [
+        RegimeSpec(
+            name,
+            T=T,
+            phi0=phi0,
+            omega0=omega0,
+            phi_variation_pct=phi_var,
+            omega_variation_pct=omega_var,
+            shape=shape_opts.get(name, (None, None))[1],
+            a0=a0,
+        )
+        for name in names
+    ]
+
+
+def _regime_table(runs) -> Table:
+    table = Table(title="frozen-coefficient error (relative error excludes t = 0; see nacverify.frozen)")
+    for col in ("regime", "phi var %", "omega var %", "mean err %", "max err %", "variation bound %", "Thm3 tight", "sharp tight", "BV tight", "steps"):
+        table.add_column(col, justify="right" if col != "regime" else "left", no_wrap=True)
+    for run in runs:
+        s = run.summary
+        tight = [f"{s.tightness[b][0]:.3g}" if run.regime.facts.lipschitz or b == "bv" else "n/a" for b in BOUNDS]
+        table.add_row(run.regime.name, f"{s.phi_variation_pct[0]:.3f}", f"{s.omega_variation_pct[0]:.3f}", f"{s.rel_mean_pct[0]:.4g}",
+                      f"{s.rel_max_pct[0]:.4g}", f"{s.variation_bound_pct[0]:.4g}", *tight, str(run.num_steps))
+    return table
+
+
+def _sweep_section(sw: SweepRun, baseline: tuple[float, int] | None, worst_runs: dict[str, object]) -> dict:
+    section: dict = {
+        "n_requested": sw.n_requested,
+        "n_done": sw.n_done,
+        "seed": sw.seed,
+        "complete": sw.complete,
+        "chunk": sw.chunk,
+        "compile_seconds": sw.compile_seconds,
+        "solve_seconds": sw.solve_seconds,
+        "verify_seconds": sw.verify_seconds,
+        "trajectories_per_second": sw.trajectories_per_second,
+        "num_steps_max": sw.num_steps_max,
+        "sweep_ranges": {k: list(v) for k, v in SWEEP_RANGES.items()},
+        "params": {k: np.asarray(v) for k, v in sw.params.items()},
+    }
+    if sw.summary is not None:
+        s = sw.summary
+        section["members"] = {
+            **{f"tightness_{b}": s.tightness[b] for b in BOUNDS},
+            **{f"peak_t_{b}": s.peak_t[b] for b in BOUNDS},
+            "rel_mean_pct": s.rel_mean_pct,
+            "rel_max_pct": s.rel_max_pct,
+            "variation_bound_pct": s.variation_bound_pct,
+            "max_solver_error": s.max_solver_error,
+        }
+    if baseline is not None:
+        rate, count = baseline
+        section["scipy_baseline"] = {
+            "method": "scipy.integrate.solve_ivp DOP853, one trajectory at a time",
+            "draws_timed": count,
+            "trajectories_per_second": rate,
+            "speedup": sw.trajectories_per_second / rate,
+        }
+    for bound, run in worst_runs.items():
+        section[f"worst_{bound}"] = {k: v for k, v in run.series().items()}
+    return section
+
+
+@guarded
+def frozen_error(
+    regime: Annotated[RegimeChoice, typer.Option("--regime", "-r", help="Coefficient regime (nacverify.regimes), or all four named ones.")] = RegimeChoice.all,
+    T: Annotated[float, typer.Option("--T", "-T", help="Window length T (NAC's pseudo-time lies in (0, 1)).")] = 1.0,
+    phi0: Annotated[float, typer.Option(help="phi(0): a sigmoid output in (0, 1) in NAC.")] = 0.5,
+    omega0: Annotated[float, typer.Option(help="omega(0) > 0.")] = 1.0,
+    a0: Annotated[float, typer.Option(help="Initial logit a(0) (NAC: 0).")] = 0.0,
+    phi_variation: Annotated[Optional[float], typer.Option(help="100 max|phi - phi0|/phi0 in percent [default: Table 2 column].")] = None,
+    omega_variation: Annotated[Optional[float], typer.Option(help="The same for omega, percent [default: Table 2 column].")] = None,
+    rate: Annotated[Optional[float], typer.Option(help="fast: growth rate k of expm1(k t/T) [default 5].")] = None,
+    jump_at: Annotated[Optional[float], typer.Option(help="step: jump position as a fraction of T [default 0.5].")] = None,
+    cycles: Annotated[Optional[float], typer.Option(help="oscillatory: sine cycles in the window, >= 0.25 [default 2].")] = None,
+    phi: Annotated[Optional[str], typer.Option("--phi", help="custom: formula in t, e.g. '0.5 + 0.05*sin(6*t)'.")] = None,
+    omega: Annotated[Optional[str], typer.Option("--omega", help="custom: formula in t, must stay > 0 on [0, T].")] = None,
+    rtol: Annotated[float, typer.Option(help="Relative tolerance of the diffrax solve (Tsit5, PID).")] = 1e-10,
+    atol: Annotated[float, typer.Option(help="Absolute tolerance.")] = 1e-12,
+    points: Annotated[int, typer.Option(help="Points of the uniform saving grid on [0, T].")] = 1001,
+    sweep: Annotated[int, typer.Option(help="Also solve N random draws per named regime (ranges in nacverify.regimes.SWEEP_RANGES).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the sweep's draws.")] = 0,
+    scipy_draws: Annotated[int, typer.Option(help="Draws also solved one by one with scipy solve_ivp for the speed ratio (0: skip).")] = 200,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/frozen-error-<regime>-<UTC>.h5].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+    gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="PNG: trajectories, error and bounds per regime (Figure 5 analog).")] = None,
+) -> None:
+    """Measure the frozen-coefficient error against Theorem 3's bounds and Table 2 (seed 000, B.1.2)."""
+    if sweep < 0:
+        raise BadInput(f"--sweep must be >= 0, got {sweep}")
+    if sweep and regime == RegimeChoice.custom:
+        raise BadInput("--sweep draws named regimes; it does not apply to --regime custom")
+    if scipy_draws < 0:
+        raise BadInput(f"--scipy-draws must be >= 0, got {scipy_draws}")
+    opts = SolveOptions(rtol=rtol, atol=atol, points=points)
+    specs = _specs(regime, T, phi0, omega0, a0, phi_variation, omega_variation, rate, jump_at, cycles, phi, omega)
+    built = [s.build() for s in specs]  # validates every assumption before any solve
+    out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
+    if plot is not None and plot.is_dir():
+        raise BadInput(f"--plot {plot} is a directory")
+    del built
+
+    report = Report(command=command_line(), seed=seed if sweep else None)
+    ctx = CheckContext(seed=seed)
+    runs = []
+    claims = []
+    for spec in specs:
+        runs.append(cached_run(spec, opts))
+        claims += instance_claims(spec, opts)
+    if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
+        claims.append(average_claim())
+    report.results = [evaluate(c, ctx) for c in claims]
+    for run in runs:
+        report.sections[f"frozen_error/{run.regime.name}"] = {
+            **run.series(),
+            "description": run.regime.description,
+            "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
+            "T": run.regime.T,
+            "rtol": opts.rtol,
+            "atol": opts.atol,
+            "num_steps": run.num_steps,
+            "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
+            "rel_max_pct": float(run.summary.rel_max_pct[0]),
+            "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
+            "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
+            "L_phi": float(run.regime.facts.L_phi[0]),
+            "L_omega": float(run.regime.facts.L_omega[0]),
+        }
+
+    console.print(_regime_table(runs))
+    sweep_rows = []
+    if sweep:
+        try:
+            with progress_bar() as bar:
+                for spec in specs:
+                    task = bar.add_task(f"sweep {spec.name}", total=sweep)
+                    sw = cached_sweep(spec.name, sweep, seed, T, a0, opts, lambda done, total, task=task: bar.update(task, completed=done))
+                    baseline = None
+                    if scipy_draws:
+                        count = min(scipy_draws, sweep)
+                        sampled = sample_regime(spec.name, sweep, seed, T=T, a0=a0)
+                        rate_sp, _ = scipy_baseline(sampled, np.linspace(0, T, opts.points), opts, count)
+                        baseline = (rate_sp, count)
+                    worst = {b: cached_run(member_spec(sw, i), opts) for b, i in sw.worst.items() if spec.name != "step" or b == "bv"}
+                    sweep_results = [evaluate(c, ctx) for c in sweep_claims(spec.name, sweep, seed, T, a0, opts)]
+                    report.results += sweep_results
+                    report.sections[f"frozen_error/{spec.name}/sweep"] = _sweep_section(sw, baseline, worst)
+                    sweep_rows.append((sw, baseline))
+        except Interrupted as exc:
+            partial = exc.partial
+            report.complete = False
+            report.note = str(exc)
+            if isinstance(partial, SweepRun) and partial.summary is not None:
+                report.sections[f"frozen_error/{partial.regime_name}/sweep"] = _sweep_section(partial, None, {})
+            path = write_report(report, out_path, overwrite=force)
+            raise fail(f"{exc}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+
+    if sweep_rows:
+        table = Table(title=f"sweeps ({sweep} draws per regime, seed {seed}, rtol {rtol:g}, {points} saved points)")
+        for col in ("regime", "traj/s (diffrax)", "compile s", "scipy traj/s", "speedup", "max Thm3 tight", "max sharp tight", "max BV tight", "max err/var bound"):
+            table.add_column(col, justify="right", no_wrap=True)
+        for sw, baseline in sweep_rows:
+            s = sw.summary
+            tights = [f"{np.max(s.tightness[b]):.4g}" if sw.regime_name != "step" or b == "bv" else "n/a" for b in BOUNDS]
+            vb = np.max(np.where(s.variation_applicable, s.rel_max_pct / s.variation_bound_pct, 0))
+            sp = (f"{baseline[0]:.0f}", f"{sw.trajectories_per_second / baseline[0]:.0f}x") if baseline else ("-", "-")
+            table.add_row(sw.regime_name, f"{sw.trajectories_per_second:,.0f}", f"{sw.compile_seconds:.2f}", *sp, *tights, f"{vb:.4g}")
+        console.print(table)
+
+    console.print(verdict_table(report.results, title="claims"))
+    for result in report.results:
+        if result.outcome.evidence.witness and result.verdict.value == "refuted":
+            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.outcome.evidence.witness.items())
+            console.print(f"witness {result.claim.id}: {w}", markup=False)
+    if plot is not None:
+        from nacverify.plots import plot_frozen_error
+
+        console.print(f"plot: {plot_frozen_error(runs, plot)}", markup=False)
+    path = write_report(report, out_path, overwrite=force)
+    console.print(f"report: {path}", markup=False)
+    raise typer.Exit(gate_exit(report.results, gate))

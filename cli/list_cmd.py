@@ -1,0 +1,30 @@
+"""`nacverify list`: every registered claim."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from nacverify import claims as claim_registry
+
+from ._common import console, guarded
+
+
+@guarded
+def list_claims(
+    only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm3.*' (repeatable).")] = None,
+) -> None:
+    """List all registered claims: id, source, statement, expected verdict."""
+    import nacverify.catalog  # noqa: F401  (registers every claim provider)
+
+    claims = claim_registry.select(only)
+    table = Table(title=f"{len(claims)} claims")
+    table.add_column("claim", style="bold", no_wrap=True)
+    table.add_column("source", overflow="fold")
+    table.add_column("statement", overflow="fold")
+    table.add_column("expected", no_wrap=True)
+    for claim in claims:
+        table.add_row(claim.id, claim.source, claim.statement, claim.expected.value)
+    console.print(table)

@@ -1,0 +1,3 @@
+"""Importing this module registers every claim provider with the registry."""
+
+from . import frozen_claims  # noqa: F401

@@ -1,0 +1,310 @@
+"""Self-describing HDF5 reports (layout documented in reports/SCHEMA.md).
+
+Root attributes carry the schema version, tool and library versions, platform and
+device, command line, seed, creation time, and `complete` (False when a run was
+interrupted). Each claim is a group ``/claims/<claim id>`` with its verdict, expected
+verdict, source, statement, message, scalar evidence as attributes and evidence arrays
+as datasets; its witness is the subgroup ``witness`` (attributes). An array shared by
+several claims is stored once and linked (HDF5 soft link) from the others.
+Other sections (e.g. ``/frozen_error``, ``/bench``) are free-form groups of datasets
+and attributes written through `Report.sections`.
+
+Writes are atomic: the file is written under a temporary name in the target folder,
+flushed, fsync'ed and then linked into place; an existing report is refused unless
+`overwrite=True`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import h5py
+import numpy as np
+
+from .claims import Result, Verdict
+from .environment import device_description, library_versions, platform_description
+from .errors import BadInput, EnvironmentProblem, ReportError
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Report",
+    "ClaimRecord",
+    "ReportData",
+    "write_report",
+    "read_report",
+    "default_report_path",
+    "check_writable",
+]
+
+SCHEMA_VERSION = "1.0"
+FORMAT_NAME = "nacverify-report"
+
+
+@dataclass
+class Report:
+    """Everything one command writes: claim results plus free-form sections.
+
+    `sections` maps a group path (e.g. ``"frozen_error/oscillatory"``) to a mapping of
+    names to arrays (datasets) or scalars/strings (attributes)."""
+
+    command: str
+    seed: int | None = None
+    results: list[Result] = field(default_factory=list)
+    sections: dict[str, dict[str, Any]] = field(default_factory=dict)
+    complete: bool = True
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """One claim as read back from a report."""
+
+    id: str
+    verdict: str
+    expected: str
+    source: str
+    statement: str
+    assumptions: str
+    expected_reason: str
+    message: str
+    group: str
+    seconds: float
+    scalars: dict[str, Any]
+    witness: dict[str, Any]
+    arrays: dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class ReportData:
+    """A report as read back: root attributes, claims and sections."""
+
+    path: Path
+    attrs: dict[str, Any]
+    claims: dict[str, ClaimRecord]
+    sections: dict[str, dict[str, Any]]
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.attrs.get("complete", False))
+
+
+def default_report_path(stem: str, folder: str | os.PathLike = "reports") -> Path:
+    """``reports/<stem>-<UTC timestamp>.h5``."""
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+    return Path(folder) / f"{stem}-{stamp}.h5"
+
+
+def check_writable(path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Fail early (`BadInput`, one line) when `path` cannot take a new report: it exists
+    without `overwrite`, is a directory, or its folder cannot be created or written."""
+    target = Path(path)
+    if target.is_dir():
+        raise BadInput(f"--out {target} is a directory")
+    if target.exists() and not overwrite:
+        raise BadInput(f"report {target} exists; choose another --out or pass --force")
+    folder = target.parent if str(target.parent) else Path(".")
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise BadInput(f"--out {target}: folder {folder} is not writable")
+    return target
+
+
+def _attr(value: Any) -> Any:
+    if isinstance(value, Verdict):
+        return value.value
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "none"
+    if isinstance(value, (Mapping, list, tuple)):
+        return json.dumps(value, default=str)
+    return str(value)
+
+
+def _write_section(group: h5py.Group, content: Mapping[str, Any], links: dict[int, str]) -> None:
+    for name, value in content.items():
+        if isinstance(value, Mapping):
+            _write_section(group.require_group(name), value, links)
+        elif isinstance(value, np.ndarray) or (isinstance(value, Sequence) and not isinstance(value, str) and value and not isinstance(value[0], str)):
+            _write_array(group, name, np.asarray(value), links, key=id(value))
+        else:
+            group.attrs[name] = _attr(value)
+
+
+def _write_array(group: h5py.Group, name: str, array: np.ndarray, links: dict[int, str], key: int) -> None:
+    if key in links:
+        group[name] = h5py.SoftLink(links[key])
+        return
+    if array.dtype.kind in "US":
+        group.create_dataset(name, data=array.astype("S"))
+    else:
+        group.create_dataset(name, data=array, compression="gzip" if array.size > 4096 else None)
+    links[key] = group[name].name
+
+
+def _write(handle: h5py.File, report: Report) -> None:
+    attrs = handle.attrs
+    attrs["format"] = FORMAT_NAME
+    attrs["schema_version"] = SCHEMA_VERSION
+    versions = library_versions()
+    attrs["tool"] = "nacverify"
+    attrs["tool_version"] = versions.get("nacverify", "unknown")
+    attrs["library_versions"] = json.dumps(versions)
+    attrs["platform"] = platform_description()
+    attrs["device"] = device_description()
+    attrs["command"] = report.command
+    attrs["seed"] = -1 if report.seed is None else int(report.seed)
+    attrs["created_utc"] = _dt.datetime.now(_dt.timezone.utc).isoformat()
+    attrs["complete"] = bool(report.complete)
+    attrs["note"] = report.note
+    attrs["n_claims"] = len(report.results)
+    attrs["n_unexpected"] = sum(not r.as_expected for r in report.results)
+    links: dict[int, str] = {}
+    claims = handle.require_group("claims")
+    for result in report.results:
+        claim, outcome = result.claim, result.outcome
+        group = claims.create_group(claim.id)
+        for key, value in {
+            "id": claim.id,
+            "verdict": outcome.verdict,
+            "expected": claim.expected,
+            "as_expected": result.as_expected,
+            "source": claim.source,
+            "statement": claim.statement,
+            "assumptions": claim.assumptions,
+            "expected_reason": claim.expected_reason,
+            "message": outcome.message,
+            "group": claim.group,
+            "seconds": result.seconds,
+        }.items():
+            group.attrs[key] = _attr(value)
+        scalars = group.create_group("scalars")
+        for key, value in outcome.evidence.scalars.items():
+            scalars.attrs[key] = _attr(value)
+        witness = group.create_group("witness")
+        for key, value in outcome.evidence.witness.items():
+            witness.attrs[key] = _attr(value)
+        arrays = group.create_group("arrays")
+        for key, value in outcome.evidence.arrays.items():
+            _write_array(arrays, key, np.asarray(value), links, key=id(value))
+    for path, content in report.sections.items():
+        _write_section(handle.require_group(path), content, links)
+
+
+def write_report(report: Report, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write `report` to `path` atomically and return the path.
+
+    Raises `BadInput` when the file exists and `overwrite` is False, and
+    `EnvironmentProblem` when the folder cannot be written."""
+    target = Path(path)
+    if target.exists() and not overwrite:
+        raise BadInput(f"report {target} exists; choose another --out or pass --force")
+    if target.exists() and target.is_dir():
+        raise BadInput(f"--out {target} is a directory")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write report in {folder}: {exc.strerror or exc}") from exc
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        with h5py.File(tmp, "w") as handle:
+            _write(handle, report)
+            handle.flush()
+        with open(tmp, "rb+") as raw:
+            os.fsync(raw.fileno())
+        if overwrite:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)  # atomic and refuses to clobber a file created meanwhile
+            except FileExistsError as exc:
+                raise BadInput(f"report {target} exists; choose another --out or pass --force") from exc
+            except OSError:  # file systems without hard links
+                os.replace(tmp, target)
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write report {target}: {exc.strerror or exc}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _read_group(group: h5py.Group) -> dict[str, Any]:
+    out: dict[str, Any] = {k: _decode(v) for k, v in group.attrs.items()}
+    for name, item in group.items():
+        if isinstance(item, h5py.Dataset):
+            data = item[()]
+            out[name] = data.astype(str) if data.dtype.kind == "S" else data
+        else:
+            out[name] = _read_group(item)
+    return out
+
+
+def read_report(path: str | os.PathLike) -> ReportData:
+    """Read a report; raise `ReportError` (one line) for a missing, corrupt or
+    foreign file or an unknown schema version."""
+    source = Path(path)
+    if not source.is_file():
+        raise ReportError(f"no report file at {source}")
+    try:
+        with h5py.File(source, "r") as handle:
+            attrs = {k: _decode(v) for k, v in handle.attrs.items()}
+            if attrs.get("format") != FORMAT_NAME:
+                raise ReportError(f"{source} is not a nacverify report (no format={FORMAT_NAME!r} attribute)")
+            version = str(attrs.get("schema_version", ""))
+            if version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
+                raise ReportError(f"{source} has schema version {version!r}; this nacverify reads {SCHEMA_VERSION}")
+            claims: dict[str, ClaimRecord] = {}
+            for claim_id, group in handle.get("claims", {}).items():
+                a = {k: _decode(v) for k, v in group.attrs.items()}
+                claims[claim_id] = ClaimRecord(
+                    id=a["id"],
+                    verdict=a["verdict"],
+                    expected=a["expected"],
+                    source=a["source"],
+                    statement=a["statement"],
+                    assumptions=a["assumptions"],
+                    expected_reason=a["expected_reason"],
+                    message=a["message"],
+                    group=a["group"],
+                    seconds=float(a["seconds"]),
+                    scalars={k: _decode(v) for k, v in group["scalars"].attrs.items()},
+                    witness={k: _decode(v) for k, v in group["witness"].attrs.items()},
+                    arrays={k: v[()] for k, v in group["arrays"].items()},
+                )
+            sections = {name: _read_group(item) for name, item in handle.items() if name != "claims" and isinstance(item, h5py.Group)}
+    except ReportError:
+        raise
+    except (OSError, KeyError, ValueError) as exc:
+        raise ReportError(f"{source} is corrupt or unreadable: {exc}") from exc
+    return ReportData(source, attrs, claims, sections)

@@ -1,0 +1,1 @@
+"""SymPy proof obligations, one module per source section (see nacverify.symbolic)."""
