@@ -1,0 +1,319 @@
+r"""The Neuronal Attention Circuit layer (seed 001 section 2.2, Algorithms 1-2, eq. 13-19).
+
+Per head $h$ with $q, k, v$ from the sensory gates (eq. 13):
+
+1. curate pairs $u = [q_i; k_j]$ for the selected keys $j \in J_i$ (exact / block Top-K, or all: PW);
+2. gates $\phi(u), \omega_\tau(u)$ from the backbone (eq. 14-16), pseudo-time
+   $t_{pseudo} = \sigma(t_a(u) t + t_b(u))$;
+3. logits $a_{ij}$ in mode exact (eq. 17), euler (eq. 2) or steady (eq. 18); key mask;
+4. $\alpha_{ij} = \mathrm{softmax}_j(a_{ij})$ and the Riemann sum $\sum_j \alpha_{ij} v_j\,\delta t$ (eq. 19);
+5. heads concatenated, Dense(d_model) output projection, last step unless ``return_sequences``.
+
+Efficiency: only the queries that are returned are computed (the last one unless
+``return_sequences``); the per-pair affine maps are split into per-token parts (see
+`gates`); the query axis is processed in chunks (``query_chunk``, automatic by default)
+so that the pairwise work per chunk, and hence memory, stays bounded as T grows.
+
+Backbone variants: ``reference`` (the public implementation: one cell step from a zero
+state per pair), ``circuit`` (default; the signal crosses inter -> command -> motor),
+``fc`` (NAC-FC ablation: Dense projections and a Dense gate). Key mask: ``reference``
+multiplies the logits by the gathered mask as the public implementation does; the other
+variants never select a masked key and give it zero weight.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+from ..errors import BadInput
+from .cell import NCPCell
+from .curation import BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
+from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
+from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
+
+__all__ = ["NACConfig", "NAC", "AttentionMap", "GateTrace", "BACKBONES"]
+
+BACKBONES = ("reference", "circuit", "fc")
+CHUNK_BUDGET = 1 << 19  # pair elements (batch x heads x queries x keys) per query chunk
+
+
+@dataclass(frozen=True)
+class NACConfig:
+    """Hyper-parameters; defaults are the public implementation's (shared/reference)."""
+
+    d_model: int
+    num_heads: int
+    topk: int = 8
+    curation: str = "exact"
+    mode: str = "exact"
+    euler_steps: int = 5
+    delta_t: float = 0.5
+    dt: float = 1.0
+    sparsity: float = 0.5
+    tau_epsilon: float = 1e-6
+    backbone: str = "circuit"
+    head: str = "shared"
+    activation: str = "linear"
+    return_sequences: bool = False
+    return_attention: bool = False
+    query_chunk: int | None = None
+    circuit_steps: int | None = None
+    wiring_seed: int = DEFAULT_WIRING_SEED
+
+    def __post_init__(self):
+        if self.d_model < 1 or self.num_heads < 1 or self.d_model % self.num_heads:
+            raise BadInput(f"d_model ({self.d_model}) must be a positive multiple of num_heads ({self.num_heads})")
+        check_curation(self.curation)
+        if self.mode not in MODES:
+            raise BadInput(f"unknown mode {self.mode!r}; choose from {', '.join(MODES)}")
+        if self.backbone not in BACKBONES:
+            raise BadInput(f"unknown backbone {self.backbone!r}; choose from {', '.join(BACKBONES)}")
+        if self.head not in HEADS:
+            raise BadInput(f"unknown head {self.head!r}; choose from {', '.join(HEADS)}")
+        if self.curation != "pairwise" and self.topk < 1:
+            raise BadInput(f"topk must be >= 1, got {self.topk}")
+        if self.euler_steps < 0 or not (self.delta_t > 0) or not (self.dt > 0) or not (self.tau_epsilon > 0):
+            raise BadInput("euler_steps >= 0, delta_t > 0, dt > 0 and tau_epsilon > 0 are required")
+        if self.query_chunk is not None and self.query_chunk < 1:
+            raise BadInput(f"query_chunk must be >= 1, got {self.query_chunk}")
+
+    @property
+    def depth(self) -> int:
+        return self.d_model // self.num_heads
+
+    @property
+    def n_motor(self) -> int:
+        return 1 if self.head == "shared" else 2
+
+
+class AttentionMap(NamedTuple):
+    weights: jax.Array  # (B, H, Tq, K) or (B, H, Tq, Tk) for PW
+    indices: jax.Array | None  # (B, H, Tq, K) key indices; None for PW
+
+
+class GateTrace(NamedTuple):
+    """Every intermediate of the attention, per (batch, head, query, selected key)."""
+
+    phi: jax.Array
+    omega: jax.Array
+    t_pseudo: jax.Array
+    logits: jax.Array
+    attention: jax.Array
+    u: jax.Array  # (B, H, Tq, K, 2 depth)
+    indices: jax.Array  # (B, H, Tq, K)
+    valid: jax.Array  # (B, H, Tq, K) bool
+    output: jax.Array  # (B, Tq, d_model)
+
+
+def _masked_softmax(a: jax.Array, valid: jax.Array) -> jax.Array:
+    a = jnp.where(valid, a, -jnp.inf)
+    m = jnp.max(a, axis=-1, keepdims=True)
+    m = jax.lax.stop_gradient(jnp.where(jnp.isfinite(m), m, 0.0))
+    e = jnp.where(valid, jnp.exp(jnp.where(valid, a, m) - m), 0.0)
+    return e / jnp.maximum(jnp.sum(e, axis=-1, keepdims=True), jnp.finfo(e.dtype).tiny)
+
+
+class NAC(eqx.Module):
+    """Multi-head Neuronal Attention Circuit. ``NAC(d_model, num_heads, key=key, **options)``;
+    call ``model(x, times=None, mask=None)`` with x (B, T, d_model)."""
+
+    q_proj: NCPCell | Dense
+    k_proj: NCPCell | Dense
+    v_proj: NCPCell | Dense
+    backbone: NCPBackbone | FCBackbone
+    time: PseudoTime
+    out_proj: Dense
+    config: NACConfig = eqx.field(static=True)
+
+    def __init__(self, d_model: int, num_heads: int, *, key: jax.Array, dtype=jnp.float32, **options):
+        cfg = options.pop("config", None) or NACConfig(d_model, num_heads, **options)
+        self.config = cfg
+        kq, kk, kv, kb, kt, ko = jax.random.split(key, 6)
+        d, depth = cfg.d_model, cfg.depth
+        if cfg.backbone == "fc":
+            self.q_proj, self.k_proj, self.v_proj = (Dense(d, d, key=k_, dtype=dtype) for k_ in (kq, kk, kv))
+            self.backbone = FCBackbone(depth, cfg.n_motor, key=kb, dtype=dtype)
+        else:
+            proj_wiring = auto_ncp(projection_units(d), 0, cfg.sparsity, d, cfg.wiring_seed)
+            if len(proj_wiring.groups["sensory"]) != d:
+                raise BadInput(f"projection wiring has {len(proj_wiring.groups['sensory'])} sensory neurons, expected d_model={d}")
+            self.q_proj, self.k_proj, self.v_proj = (
+                NCPCell(proj_wiring, ["sensory"], ["sensory"], ["inter", "command", "motor"], key=k_, activation=cfg.activation, dtype=dtype)
+                for k_ in (kq, kk, kv)
+            )
+            bb_wiring = auto_ncp(backbone_units(d), cfg.n_motor, cfg.sparsity, 2 * depth, cfg.wiring_seed)
+            steps = 1 if cfg.backbone == "reference" else cfg.circuit_steps
+            self.backbone = NCPBackbone(bb_wiring, depth, steps, key=kb, activation=cfg.activation, dtype=dtype)
+        self.time = PseudoTime(depth, key=kt, dtype=dtype)
+        self.out_proj = Dense(d, d, key=ko, dtype=dtype)
+
+    @classmethod
+    def from_config(cls, config: NACConfig, *, key: jax.Array, dtype=jnp.float32) -> "NAC":
+        return cls(config.d_model, config.num_heads, key=key, dtype=dtype, config=config)
+
+    def with_options(self, **changes) -> "NAC":
+        """The same parameters under inference options that do not change them
+        (mode, euler_steps, delta_t, dt, curation, topk, return_*, query_chunk)."""
+        allowed = {"mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon"}
+        bad = set(changes) - allowed
+        if bad:
+            raise BadInput(f"options {sorted(bad)} change the parameters; build a new model instead")
+        new = object.__new__(type(self))
+        for f in fields(self):
+            object.__setattr__(new, f.name, getattr(self, f.name))
+        object.__setattr__(new, "config", replace(self.config, **changes))
+        return new
+
+    # ------------------------------------------------------------------ pieces
+    def _project(self, proj, x, last_only: bool):
+        if isinstance(proj, Dense):
+            return proj(x[:, -1:] if last_only else x)
+        if last_only:
+            return proj.sequence(x[:, -1:]) if proj.pointwise else proj.sequence(x)[:, -1:]
+        return proj.sequence(x)
+
+    def _heads(self, x):
+        b, t, _ = x.shape
+        return x.reshape(b, t, self.config.num_heads, self.config.depth).transpose(0, 2, 1, 3)
+
+    def _chunk(self, tq: int, tk: int, batch: int) -> int:
+        cfg = self.config
+        if cfg.query_chunk is not None:
+            return min(cfg.query_chunk, tq)
+        if cfg.curation == "block":
+            bs = max(1, math.isqrt(tk))
+            width = max(-(-tk // bs), -(-cfg.topk // bs) * bs * cfg.depth)
+        else:
+            width = tk * (cfg.depth if cfg.curation == "pairwise" else 1)
+        c = max(1, CHUNK_BUDGET // max(1, batch * cfg.num_heads * width))
+        c = 1 << int(math.floor(math.log2(c)))
+        return min(c, tq)
+
+    def _select(self, qh, kh, layout, key_valid) -> Selection:
+        cfg = self.config
+        if cfg.curation == "block":
+            return block_topk(qh, layout)
+        return exact_topk(qh, kh, cfg.topk, key_valid)
+
+    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool):
+        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed."""
+        cfg = self.config
+        pairwise = cfg.curation == "pairwise"
+        need_t = cfg.mode == "exact" or trace
+        if pairwise:
+            s = fq[..., :, None, :] + fk[..., None, :, :]
+            ts = tq_parts[..., :, None, :] + tk_parts[..., None, :, :] if need_t else None
+            idx = None
+            valid = jnp.ones(s.shape[:-1], bool) if key_valid is None else jnp.broadcast_to(key_valid[..., None, :], s.shape[:-1])
+            t_sample = key_times[..., None, :] if key_times is not None else 1.0
+            mask_sel = key_mask[..., None, :] if key_mask is not None else None
+        else:
+            sel = self._select(qc, kh, layout, key_valid)
+            idx, valid = sel.indices, sel.valid
+            s = fq[..., :, None, :] + gather_keys(fk, idx)
+            ts = tq_parts[..., :, None, :] + gather_keys(tk_parts, idx) if need_t else None
+            t_sample = gather_keys(key_times[..., None], idx)[..., 0] if key_times is not None else 1.0
+            mask_sel = gather_keys(key_mask[..., None], idx)[..., 0] if key_mask is not None else None
+        y = self.backbone.pair_outputs(s, ctx)
+        phi, omega = gates_from_outputs(y, cfg.head, cfg.tau_epsilon)
+        t_pseudo = self.time.from_sums(ts, t_sample) if need_t else jnp.ones_like(phi)
+        a = logits(phi, omega, t_pseudo, cfg.mode, euler_steps=cfg.euler_steps, delta_t=cfg.delta_t)
+        if cfg.backbone == "reference" and mask_sel is not None:
+            a = a * mask_sel.astype(a.dtype)
+        alpha = _masked_softmax(a, valid)
+        if pairwise:
+            out = jnp.einsum("...qk,...kd->...qd", alpha, vh) * cfg.dt
+        else:
+            out = jnp.einsum("...qk,...qkd->...qd", alpha, gather_keys(vh, idx)) * cfg.dt
+        result = {"out": out}
+        if cfg.return_attention or trace:
+            result["alpha"] = alpha
+            if not pairwise:
+                result["idx"] = idx
+        if trace:
+            result.update(phi=phi, omega=omega, t_pseudo=t_pseudo, logits=a, valid=valid)
+            if pairwise:
+                result["idx"] = jnp.broadcast_to(jnp.arange(kh.shape[-2], dtype=jnp.int32), a.shape)
+        return result
+
+    def _run(self, x, times, mask, all_queries: bool, trace: bool):
+        cfg = self.config
+        x = jnp.asarray(x)
+        if x.ndim != 3 or x.shape[-1] != cfg.d_model:
+            raise BadInput(f"input must have shape (batch, T, {cfg.d_model}), got {x.shape}")
+        dtype = self.out_proj.weight.dtype
+        x = x.astype(dtype)
+        b, t, _ = x.shape
+        last_only = not all_queries
+        qh = self._heads(self._project(self.q_proj, x, last_only))
+        kh = self._heads(self._project(self.k_proj, x, False))
+        vh = self._heads(self._project(self.v_proj, x, False))
+        key_mask = None if mask is None else jnp.broadcast_to(jnp.asarray(mask), (b, t))[:, None, :]
+        key_valid = None
+        if key_mask is not None and cfg.backbone != "reference":
+            key_valid = key_mask.astype(bool)
+        key_times = None if times is None else jnp.broadcast_to(jnp.asarray(times, dtype), (b, t))[:, None, :]
+        fq, fk, ctx = self.backbone.token_parts(qh, kh)
+        tq_parts, tk_parts = self.time.token_parts(qh, kh)
+        layout: BlockLayout | None = block_layout(kh, cfg.topk, key_valid) if cfg.curation == "block" else None
+        tq = qh.shape[2]
+        c = tq if trace else self._chunk(tq, t, b)
+
+        def attend(args):
+            qc, fqc, tqc = args
+            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace)
+
+        if c >= tq:
+            res = attend((qh, fq, tq_parts))
+        else:
+            n = -(-tq // c)
+            pad = n * c - tq
+
+            def chunks(a):
+                a = jnp.pad(a, [(0, 0), (0, 0), (0, pad), (0, 0)])
+                return jnp.moveaxis(a.reshape(a.shape[:2] + (n, c) + a.shape[3:]), 2, 0)
+
+            res = jax.lax.map(attend, (chunks(qh), chunks(fq), chunks(tq_parts)))
+            res = {k_: jnp.moveaxis(v_, 0, 2).reshape(v_.shape[1:3] + (n * c,) + v_.shape[4:])[:, :, :tq] for k_, v_ in res.items()}
+        out = res["out"].transpose(0, 2, 1, 3).reshape(b, tq, cfg.d_model)
+        out = self.out_proj(out)
+        return out, res, qh, kh
+
+    # ------------------------------------------------------------------ public
+    def __call__(self, x: jax.Array, times: jax.Array | None = None, mask: jax.Array | None = None):
+        """x (B, T, d_model) -> (B, d_model), or (B, T, d_model) with return_sequences; with
+        return_attention also an `AttentionMap`."""
+        cfg = self.config
+        out, res, _, _ = self._run(x, times, mask, cfg.return_sequences, trace=False)
+        if not cfg.return_sequences:
+            out = out[:, -1]
+        if cfg.return_attention:
+            return out, AttentionMap(res["alpha"], res.get("idx"))
+        return out
+
+    def trace(self, x: jax.Array, times: jax.Array | None = None, mask: jax.Array | None = None, all_queries: bool = True) -> GateTrace:
+        """All gate tensors for every query (or the last one), unchunked: for checks and export."""
+        out, res, qh, kh = self._run(x, times, mask, all_queries, trace=True)
+        idx = res["idx"]
+        u = jnp.concatenate(
+            [jnp.broadcast_to(qh[..., :, None, :], idx.shape + (qh.shape[-1],)), gather_keys(kh, idx)], axis=-1
+        )
+        return GateTrace(res["phi"], res["omega"], res["t_pseudo"], res["logits"], res["alpha"], u, idx, res["valid"], out)
+
+    def gates_of_pairs(self, u: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """(phi, omega) of pair inputs u (..., 2 depth) through the fast path of the model."""
+        depth = self.config.depth
+        fq, fk, ctx = self.backbone.token_parts(u[..., :depth], u[..., depth:])
+        y = self.backbone.pair_outputs(fq + fk, ctx)
+        return gates_from_outputs(y, self.config.head, self.config.tau_epsilon)
+
+    def gates_literal(self, u: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """(phi, omega) by iterating Algorithm 1 on full matrices (no pruning, no splitting)."""
+        y = self.backbone.outputs_literal(u)
+        return gates_from_outputs(y, self.config.head, self.config.tau_epsilon)
