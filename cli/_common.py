@@ -23,7 +23,8 @@ EXIT_GATE = 1
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
 
-console = Console(highlight=False, soft_wrap=False)
+# Wider than rich's 80-column default when writing to a file or pipe.
+console = Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 140)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 VERDICT_STYLE = {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-import click
 import typer
 
 from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, err_console
@@ -33,20 +32,31 @@ _register_commands()
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: usage errors become one line and exit 2."""
+    """Console-script entry point: usage errors become one line and exit 2.
+
+    Typer may vendor its own click, so click's exceptions are recognised by their
+    interface (`exit_code`, `format_message`) rather than by class."""
     try:
         code = app(args=argv, standalone_mode=False)
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         code = exc.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         err_console.print("nacverify: error: interrupted", markup=False)
         code = EXIT_ENVIRONMENT
-    except click.ClickException as exc:
-        err_console.print(f"nacverify: error: {exc.format_message()}".replace("\n", " "), markup=False)
-        code = EXIT_USAGE if exc.exit_code in (1, 2) else exc.exit_code
     except KeyboardInterrupt:
         err_console.print("nacverify: error: interrupted", markup=False)
         code = EXIT_ENVIRONMENT
+    except Exception as exc:
+        if not (hasattr(exc, "exit_code") and hasattr(exc, "format_message")):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `nacverify` or group: show help
+            print(exc.format_message())
+            code = 0
+        else:
+            message = " ".join(exc.format_message().split())
+            command = getattr(getattr(exc, "ctx", None), "command_path", "nacverify")
+            err_console.print(f"nacverify: error: {message} (see `{command} --help`)", markup=False)
+            code = EXIT_USAGE
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -518,14 +518,14 @@ def bound_outcome(bound: str, summary: MemberSummary, lipschitz: bool, params: d
         "rtol": options.rtol,
         "atol": options.atol,
     }
-    tight = f"max |eps|/bound = {scalars['max_tightness']:.4g} at t = {scalars['peak_t']:.4g}"
+    tight = f"|eps|/bound <= {scalars['max_tightness']:.4g} (t={scalars['peak_t']:.3g})"
     if refuted.any():
         i = int(np.argmax(summary.max_excess[bound]))
         witness = {k: (float(v[i]) if np.asarray(v).dtype.kind in "fi" else str(v[i])) for k, v in params.items()}
         witness["excess"] = float(summary.max_excess[bound][i])
         return Outcome(Verdict.REFUTED, f"|eps| exceeds the bound by {witness['excess']:.3g} beyond the solver margin; {tight}", Evidence(scalars=scalars, witness=witness))
     if holds.all():
-        return Outcome(Verdict.HOLDS, f"{tight}; min slack {scalars['min_slack']:.3g} > solver error {scalars['max_solver_error']:.2g}" + (f" over {n} draws" if n > 1 else ""), Evidence(scalars=scalars, witness=witness))
+        return Outcome(Verdict.HOLDS, f"{tight}; slack {scalars['min_slack']:.2g} beyond solver err {scalars['max_solver_error']:.1g}" + (f"; {n} draws" if n > 1 else ""), Evidence(scalars=scalars, witness=witness))
     return Outcome(
         Verdict.INCONCLUSIVE,
         f"{scalars['members_inconclusive']} member(s) within the solver margin of the bound; {tight}",
@@ -555,7 +555,7 @@ def variation_bound_outcome(summary: MemberSummary, params: dict[str, np.ndarray
     if (slack >= 0).all():
         return Outcome(
             Verdict.HOLDS,
-            f"max relative error / variation bound = {scalars['max_ratio']:.4g} over {scalars['members']} member(s)",
+            f"rel. error / variation bound <= {scalars['max_ratio']:.4g}" + (f"; {scalars['members']} draws" if scalars["members"] > 1 else ""),
             Evidence(scalars=scalars, witness=witness),
         )
     return Outcome(Verdict.INCONCLUSIVE, "relative error within the solver margin of the variation bound", Evidence(scalars=scalars, witness=witness))
@@ -606,14 +606,14 @@ def table2_row_outcome(run: FrozenErrorRun) -> Outcome:
         "variation_bound_pct": bound_pct,
     }
     ev = Evidence(scalars=scalars)
-    measured = f"measured mean {scalars['measured_mean_pct']:.3g}% / max {scalars['measured_max_pct']:.3g}%"
+    measured = f"measured {scalars['measured_mean_pct']:.3g}% / {scalars['measured_max_pct']:.3g}% (mean / max)"
     problems = []
     if paper.mean_pct > paper.max_pct:
         problems.append(f"mean {paper.mean_pct}% > max {paper.max_pct}%")
     if max(paper.mean_pct, paper.max_pct) > bound_pct:
         problems.append(
-            f"with variations {paper.phi_variation_pct}% / {paper.omega_variation_pct}% no relative error can exceed {bound_pct:.3g}%, "
-            f"paper reports {max(paper.mean_pct, paper.max_pct)}%"
+            f"variations {paper.phi_variation_pct}% / {paper.omega_variation_pct}% allow at most {bound_pct:.3g}%, "
+            f"paper prints {max(paper.mean_pct, paper.max_pct)}%"
         )
     if problems:
         return Outcome(Verdict.REFUTED, "; ".join(problems) + f"; {measured}", ev)

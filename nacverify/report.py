@@ -110,11 +110,12 @@ def check_writable(path: str | os.PathLike, *, overwrite: bool = False) -> Path:
     if target.exists() and not overwrite:
         raise BadInput(f"report {target} exists; choose another --out or pass --force")
     folder = target.parent if str(target.parent) else Path(".")
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise BadInput(f"--out {target}: folder {folder} is not writable")
+    try:  # the real test: create the folder and a probe file in it
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise BadInput(f"--out {target}: folder {folder} is not writable ({exc.strerror or exc})") from None
     return target
 
 

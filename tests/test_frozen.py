@@ -1,0 +1,192 @@
+"""The frozen-coefficient study against values obtained independently of it."""
+
+import math
+
+import numpy as np
+import pytest
+
+from nacverify.claims import Verdict
+from nacverify.errors import BadInput, Interrupted
+from nacverify.frozen import (
+    RegimeSpec,
+    SolveOptions,
+    bound_outcome,
+    paper_table2,
+    run_frozen_error,
+    run_sweep,
+    table2_average_outcome,
+    table2_row_outcome,
+    variation_bound,
+    variation_bound_outcome,
+)
+
+
+def test_constant_coefficients_equal_closed_form():
+    run = run_frozen_error(RegimeSpec("slow", phi0=0.3, omega0=2.0, a0=0.7, phi_variation_pct=0.0, omega_variation_pct=0.0))
+    t = np.linspace(0, 1, 1001)
+    exact = 0.15 + (0.7 - 0.15) * np.exp(-2.0 * t)  # a* = 0.3/2
+    np.testing.assert_allclose(run.a_varying[0], exact, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(run.a_frozen[0], exact, rtol=0, atol=1e-14)
+
+
+def test_linear_phi_ramp_matches_its_closed_form():
+    # phi = p0 (1 + s t), omega = w constant, a0 = 0:
+    # a(t) = p0/w (1 - e^{-wt}) + p0 s (t/w - (1 - e^{-wt})/w^2)
+    p0, s, w = 0.5, 0.4, 1.5
+    run = run_frozen_error(RegimeSpec("slow", phi0=p0, omega0=w, phi_variation_pct=100 * s, omega_variation_pct=0.0))
+    t = run.t
+    eps_exact = p0 * s * (t / w - (1 - np.exp(-w * t)) / w**2)
+    np.testing.assert_allclose(run.a_varying[0] - run.a_frozen[0], eps_exact, atol=1e-10)
+
+
+def test_bound_values_by_hand_oscillatory_default():
+    run = run_frozen_error(RegimeSpec("oscillatory"))
+    # phi = 0.5 (1 + 0.0828 sin(4 pi t)), omega = 1 + 0.021 sin(4 pi t), a0 = 0
+    L_phi = 0.5 * 0.0828 * 4 * math.pi  # max |phi'| at t = 0
+    L_omega = 0.021 * 4 * math.pi
+    C = 0.5  # |a0| + phi0/omega0
+    i = 500  # t = 0.5
+    assert run.t[i] == pytest.approx(0.5)
+    assert run.bounds["thm3"][0, i] == pytest.approx((L_phi + C * L_omega) * 0.25 * math.exp(L_omega * 0.5), rel=1e-12)
+    assert run.bounds["sharp"][0, i] == pytest.approx((L_phi + C * L_omega) * 0.125, rel=1e-12)
+    V_phi, V_omega, omega_min = 0.5 * 0.0828, 0.021, 1 - 0.021
+    assert run.bounds["bv"][0, i] == pytest.approx((V_phi + C * V_omega) * (1 - math.exp(-omega_min * 0.5)) / omega_min, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["slow", "fast", "step", "oscillatory"])
+def test_default_regimes_reproduce_table2_variation_columns(name):
+    run = run_frozen_error(RegimeSpec(name))
+    row = paper_table2()[name]
+    phi, omega = run.phi[0], run.omega[0]
+    assert 100 * np.max(np.abs(phi - phi[0])) / phi[0] == pytest.approx(row.phi_variation_pct, abs=0.01)
+    assert 100 * np.max(np.abs(omega - omega[0])) / omega[0] == pytest.approx(row.omega_variation_pct, abs=0.01)
+
+
+@pytest.mark.parametrize("name", ["slow", "fast", "step", "oscillatory"])
+def test_bounds_hold_on_defaults_and_step_is_inapplicable(name):
+    run = run_frozen_error(RegimeSpec(name))
+    facts = run.regime.facts
+    for bound in ("thm3", "sharp", "bv"):
+        verdict = bound_outcome(bound, run.summary, facts.lipschitz, run.regime.params, run.options).verdict
+        if name == "step" and bound != "bv":
+            assert verdict == Verdict.INAPPLICABLE
+        else:
+            assert verdict == Verdict.HOLDS
+    # the measured error really stays under the bounds (independent of the verdict logic)
+    eps = np.abs(run.a_varying[0] - run.a_frozen[0])
+    assert np.all(eps <= run.bounds["bv"][0] + 1e-12)
+
+
+def test_a_false_bound_is_refuted_with_witness():
+    # Halving the sharp constant gives a false bound: (L_phi + C L_omega) t^2 / 4 fails for the
+    # linear ramp near t = 0, where eps ~ L_phi t^2 / 2. The verdict logic must say refuted.
+    run = run_frozen_error(RegimeSpec("slow", phi_variation_pct=40.0, omega_variation_pct=0.0))
+    run.summary.max_excess["sharp"] = np.max(np.abs(run.a_varying - run.a_frozen)[:, 1:] - run.solver_error[:, 1:] - run.bounds["sharp"][:, 1:] / 2, axis=1)
+    out = bound_outcome("sharp", run.summary, True, run.regime.params, run.options)
+    assert out.verdict == Verdict.REFUTED
+    assert out.evidence.witness["phi_amp"] == pytest.approx(0.4)
+
+
+def test_variation_bound_by_hand_and_table2_audit():
+    assert variation_bound(0.005, 0.0026) == pytest.approx(0.0076 / 0.995)
+    slow = table2_row_outcome(run_frozen_error(RegimeSpec("slow")))
+    assert slow.verdict == Verdict.REFUTED and slow.evidence.scalars["variation_bound_pct"] == pytest.approx(0.7638190954773869)
+    osc = table2_row_outcome(run_frozen_error(RegimeSpec("oscillatory")))
+    assert osc.verdict == Verdict.REFUTED and "7.81% > max 6.9%" in osc.message
+    avg = table2_average_outcome()
+    assert avg.verdict == Verdict.REFUTED
+    assert avg.evidence.scalars["max_pct_column_mean"] == pytest.approx((3.05 + 6.50 + 7.20 + 6.90) / 4)
+
+
+def test_variation_bound_inapplicable_when_a0_nonzero():
+    run = run_frozen_error(RegimeSpec("slow", a0=0.3))
+    assert variation_bound_outcome(run.summary, run.regime.params).verdict == Verdict.INAPPLICABLE
+
+
+def test_sweep_same_seed_identical_and_bounds_hold():
+    a = run_sweep("oscillatory", 300, seed=7, chunk=128)
+    b = run_sweep("oscillatory", 300, seed=7, chunk=128)
+    assert a.n_done == 300
+    for key in a.params:
+        np.testing.assert_array_equal(a.params[key], b.params[key])
+    np.testing.assert_array_equal(a.summary.rel_max_pct, b.summary.rel_max_pct)
+    np.testing.assert_array_equal(a.summary.tightness["sharp"], b.summary.tightness["sharp"])
+    assert np.all(a.summary.tightness["sharp"] <= 1.0)
+    c = run_sweep("oscillatory", 300, seed=8, chunk=128)
+    assert not np.array_equal(a.params["phi0"], c.params["phi0"])
+
+
+def test_sweep_matches_single_runs():
+    sw = run_sweep("fast", 5, seed=3, chunk=4)
+    from nacverify.frozen import member_spec
+
+    for i in range(5):
+        single = run_frozen_error(member_spec(sw, i))
+        assert sw.summary.rel_max_pct[i] == pytest.approx(single.summary.rel_max_pct[0], rel=1e-8)
+
+
+def test_step_sweep_against_scipy_piecewise():
+    from nacverify.frozen import scipy_baseline
+    from nacverify.regimes import sample_regime
+
+    regime = sample_regime("step", 3, seed=1)
+    t = np.linspace(0, 1, 201)
+    opts = SolveOptions(points=201)
+    _, ref = scipy_baseline(regime, t, opts, 3)
+    from nacverify.solvers import solve_ensemble
+
+    ours = solve_ensemble(regime.coefficients, regime.params["a0"], t, jump_ts=regime.facts.jump_ts).ys
+    np.testing.assert_allclose(ours, ref, atol=1e-9)
+
+
+def test_interrupt_returns_partial_sweep():
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as info:
+        run_sweep("slow", 50, seed=0, chunk=20, progress=progress)
+    partial = info.value.partial
+    assert partial.complete is False and partial.n_done == 20
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        (RegimeSpec("slow", omega0=-1.0), "omega(t) > 0"),
+        (RegimeSpec("oscillatory", omega_variation_pct=-150.0), "omega(t) > 0"),
+        (RegimeSpec("slow", T=0.0), "T must be > 0"),
+        (RegimeSpec("slow", phi0=float("nan")), "finite"),
+        (RegimeSpec("fast", shape=float("inf")), "finite"),
+        (RegimeSpec("step", shape=1.5), "jump position"),
+        (RegimeSpec("wavy"), "unknown regime"),
+        (RegimeSpec("custom", phi_formula="0.5", omega_formula="cos(4*t)"), "omega(t) > 0"),
+    ],
+)
+def test_bad_regimes_are_bad_input(spec, words):
+    with pytest.raises(BadInput, match=None) as info:
+        spec.build()
+    assert words in str(info.value)
+
+
+def test_custom_regime_lipschitz_and_solution():
+    run = run_frozen_error(RegimeSpec("custom", phi_formula="0.5 + 0.1*sin(3*t)", omega_formula="1 + 0.2*t^2"))
+    f = run.regime.facts
+    assert f.L_phi[0] == pytest.approx(0.3, rel=1e-9)  # max |0.3 cos(3t)| at t = 0
+    assert f.L_omega[0] == pytest.approx(0.4, rel=1e-9)  # max |0.4 t| at t = 1
+    assert f.V_omega[0] == pytest.approx(0.2, rel=1e-9)
+    for bound in ("thm3", "sharp", "bv"):
+        assert bound_outcome(bound, run.summary, True, run.regime.params, run.options).verdict == Verdict.HOLDS
+
+
+def test_shipped_table_equals_shared_reference():
+    from pathlib import Path
+
+    shared = Path(__file__).resolve().parents[2] / "shared" / "reference" / "paper_table2_frozen_error.csv"
+    if not shared.exists():
+        pytest.skip(f"{shared} not present")
+    from importlib import resources
+
+    assert resources.files("nacverify.data").joinpath("paper_table2_frozen_error.csv").read_text() == shared.read_text()
