@@ -97,6 +97,8 @@ def _sweep_section(sw: SweepRun, baseline: tuple[float, int] | None, worst_runs:
         "solve_seconds": sw.solve_seconds,
         "verify_seconds": sw.verify_seconds,
         "trajectories_per_second": sw.trajectories_per_second,
+        "total_seconds": sw.total_seconds,
+        "end_to_end_per_second": sw.end_to_end_per_second,
         "num_steps_max": sw.num_steps_max,
         "sweep_ranges": {k: list(v) for k, v in SWEEP_RANGES.items()},
         "params": {k: np.asarray(v) for k, v in sw.params.items()},
@@ -221,14 +223,14 @@ def frozen_error(
 
     if sweep_rows:
         table = Table(title=f"sweeps ({sweep} draws per regime, seed {seed}, rtol {rtol:g}, {points} saved points)")
-        for col in ("regime", "traj/s", "compile s", "scipy traj/s", "speedup", "Thm3 tight", "sharp tight", "BV tight", "err/var bound"):
+        for col in ("regime", "traj/s", "end-to-end/s", "compile s", "scipy traj/s", "speedup", "Thm3 tight", "sharp tight", "BV tight", "err/var bound"):
             table.add_column(col, justify="right", no_wrap=True)
         for sw, baseline in sweep_rows:
             s = sw.summary
             tights = [f"{np.max(s.tightness[b]):.4g}" if sw.regime_name != "step" or b == "bv" else "n/a" for b in BOUNDS]
             vb = np.max(np.where(s.variation_applicable, s.rel_max_pct / s.variation_bound_pct, 0))
             sp = (f"{baseline[0]:.0f}", f"{sw.trajectories_per_second / baseline[0]:.0f}x") if baseline else ("-", "-")
-            table.add_row(sw.regime_name, f"{sw.trajectories_per_second:,.0f}", f"{sw.compile_seconds:.2f}", *sp, *tights, f"{vb:.4g}")
+            table.add_row(sw.regime_name, f"{sw.trajectories_per_second:,.0f}", f"{sw.end_to_end_per_second:,.0f}", f"{sw.compile_seconds:.2f}", *sp, *tights, f"{vb:.4g}")
         console.print(table)
 
     console.print(verdict_table(report.results, title="claims"))

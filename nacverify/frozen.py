@@ -372,6 +372,7 @@ class SweepRun:
     solve_seconds: float  # primary solves only, compile excluded
     verify_seconds: float  # the 100x tighter solves
     compile_seconds: float
+    total_seconds: float  # the whole sweep after compiling: both solves and the analysis
     chunk: int
     num_steps_max: int
     worst: dict[str, int] = field(default_factory=dict)  # bound -> member index of max tightness
@@ -382,7 +383,13 @@ class SweepRun:
 
     @property
     def trajectories_per_second(self) -> float:
+        """Primary diffrax solves only (1001 saved points each), compile excluded."""
         return self.n_done / self.solve_seconds if self.solve_seconds > 0 else float("nan")
+
+    @property
+    def end_to_end_per_second(self) -> float:
+        """Everything after the compile: both solves and the per-draw analysis."""
+        return self.n_done / self.total_seconds if self.total_seconds > 0 else float("nan")
 
 
 def _slice_regime(regime: Regime, lo: int, hi: int, pad_to: int) -> Regime:
@@ -428,6 +435,7 @@ def run_sweep(
     chunk = max(1, min(chunk, n))
     parts: list[MemberSummary] = []
     solve_s = verify_s = compile_s = 0.0
+    loop_start = time.perf_counter()
     steps = 0
     spec = RegimeSpec(name, T=T, a0=a0)
 
@@ -436,13 +444,14 @@ def run_sweep(
         worst = {} if summary is None else {b: int(np.argmax(summary.tightness[b])) for b in BOUNDS}
         done = summary.rel_max_pct.shape[0] if summary is not None else 0
         params = {k: v[:done] for k, v in regime.params.items()}
-        return SweepRun(name, T, n, seed, opts, params, summary, complete, solve_s, verify_s, compile_s, chunk, steps, worst)
+        return SweepRun(name, T, n, seed, opts, params, summary, complete, solve_s, verify_s, compile_s, time.perf_counter() - loop_start, chunk, steps, worst)
 
     try:
         warm = _slice_regime(regime, 0, min(chunk, n), chunk)
         start = time.perf_counter()
         _solve_pair(warm, t, opts)  # compile both tolerances once (same shapes for every chunk)
         compile_s = time.perf_counter() - start
+        loop_start = time.perf_counter()
         for lo in range(0, n, chunk):
             hi = min(lo + chunk, n)
             sub = _slice_regime(regime, lo, hi, chunk)
