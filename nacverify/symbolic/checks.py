@@ -41,6 +41,12 @@ def _s(expr: Any) -> str:
     return sp.sstr(expr)
 
 
+def _short(expr: Any, limit: int = 90) -> str:
+    """An expression for a one-line message: itself when short, else 'the expression'."""
+    text = _s(expr)
+    return text if len(text) <= limit else "the expression"
+
+
 def _free(*exprs: Any) -> set[sp.Symbol]:
     out: set[sp.Symbol] = set()
     for e in exprs:
@@ -107,7 +113,11 @@ def _residual_zero(residual: sp.Expr) -> str | None:
 
 @dataclass(frozen=True)
 class Identity(Check):
-    """lhs == rhs for every value the assumptions allow."""
+    """lhs == rhs for every value the assumptions allow.
+
+    A side may be a zero-argument callable returning the expression, for a side that
+    is itself computed (e.g. an operation count taken from an explicit matrix
+    product); it is evaluated when the check runs, and its symbols are not listed."""
 
     lhs: Any
     rhs: Any
@@ -116,10 +126,10 @@ class Identity(Check):
     hints: Sequence[Mapping[sp.Symbol, float]] = ()
 
     def symbols(self) -> set[sp.Symbol]:
-        return _free(self.lhs, self.rhs)
+        return _free(*[side for side in (self.lhs, self.rhs) if not callable(side)])
 
     def run(self, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> Finding:
-        lhs, rhs = sp.sympify(self.lhs), sp.sympify(self.rhs)
+        lhs, rhs = (sp.sympify(side() if callable(side) else side) for side in (self.lhs, self.rhs))
         residual = lhs - rhs
         exprs = {"lhs": _s(lhs), "rhs": _s(rhs)}
         how = _residual_zero(residual)
@@ -130,11 +140,11 @@ class Identity(Check):
         found = search(simplified, Relation.EQ, self._space(self.symbols()), seed, samples, self.hints, scale=sp.Abs(lhs) + sp.Abs(rhs))
         stats = {"search_seed": seed, "search_samples": found.samples}
         if found.point is None:
-            return Finding(Verdict.INCONCLUSIVE, f"residual {_s(simplified)} did not simplify to 0 and no nonzero value was found in {found.samples} seeded samples (seed {seed})",
+            return Finding(Verdict.INCONCLUSIVE, f"residual {_short(simplified)} did not simplify to 0 and no nonzero value was found in {found.samples} seeded samples (seed {seed})",
                            expressions=exprs, methods=("residual simplification", "numeric search"), scalars=stats)
         values = {"lhs": _num(evaluate_at(lhs, found.point)), "rhs": _num(evaluate_at(rhs, found.point)), "residual": _num(found.value)}
-        return Finding(Verdict.REFUTED, f"residual {_s(simplified)} is nonzero: at {_point_dict(found.point)} lhs = {values['lhs']:.10g}, rhs = {values['rhs']:.10g}"
-                       if not isinstance(values["lhs"], str) and not isinstance(values["rhs"], str) else f"residual {_s(simplified)} is nonzero at {_point_dict(found.point)}",
+        return Finding(Verdict.REFUTED, f"residual {_short(simplified)} is nonzero: at {_point_dict(found.point)} lhs = {values['lhs']:.10g}, rhs = {values['rhs']:.10g}"
+                       if not isinstance(values["lhs"], str) and not isinstance(values["rhs"], str) else f"residual {_short(simplified)} is nonzero at {_point_dict(found.point)}",
                        _point_dict(found.point), values, exprs, ("residual simplification", "numeric search"), stats)
 
 
@@ -329,15 +339,15 @@ class Sign(Check):
             proofs.append(prove_nonnegative(e, strict, along))
         methods = ["sign under assumptions"] + (["case split"] if self.cases else []) + (["monotone from start"] if self.along else [])
         if all(p is True for p in proofs):
-            detail = f" in {len(cases)} cases" if self.cases else ""
-            return Finding(Verdict.HOLDS, f"{_s(self.expr)} {self.relation} 0 proved{detail}", expressions=exprs, methods=tuple(methods))
+            detail = f" ({len(cases)} case{'s' if len(cases) > 1 else ''})" if self.cases else ""
+            return Finding(Verdict.HOLDS, f"{_short(self.expr)} {self.relation} 0 proved{detail}", expressions=exprs, methods=tuple(methods))
         relation = Relation.GT if strict else Relation.GE
         found = search(g, relation, self._space(self.symbols()), seed, samples, self.hints)
         stats = {"search_seed": seed, "search_samples": found.samples}
         methods.append("numeric search")
         if found.point is not None:
             value = sign * found.value
-            return Finding(Verdict.REFUTED, f"{_s(self.expr)} {self.relation} 0 fails at {_point_dict(found.point)}: value {value:.10g}",
+            return Finding(Verdict.REFUTED, f"{_short(self.expr)} {self.relation} 0 fails at {_point_dict(found.point)}: value {value:.10g}",
                            _point_dict(found.point), {"value": value}, exprs, tuple(methods), stats)
         undecided = sum(p is not True for p in proofs)
         return Finding(Verdict.INCONCLUSIVE, f"SymPy could not decide the sign ({undecided} of {len(cases)} cases open) and no counterexample was found in {found.samples} seeded samples (seed {seed})",

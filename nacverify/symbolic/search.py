@@ -227,15 +227,19 @@ def _simplify_point(relation: str, fn, scale_fn, point: dict, space: SearchSpace
     """Replace coordinates by small round numbers while the violation survives."""
     order = space.symbols
     candidates = (1, 2, 0, -1, 0.5, 3, -2, 10, 0.1)
-    for s in order:
-        if point[s] in candidates:
-            continue
-        for c in candidates:
-            trial = dict(point)
-            trial[s] = int(c) if s.is_integer else float(c)
-            if _admissible(space, trial) and _numeric_violation(relation, _numeric(fn, trial, order), _size(scale_fn, trial, order)):
-                point = trial
-                break
+    # keep a strict violation strict: do not slide an inequality counterexample onto the boundary
+    strict_only = relation in (Relation.GE, Relation.GT) and _numeric_violation(Relation.GE, _numeric(fn, point, order), _size(scale_fn, point, order))
+    check_relation = Relation.GE if strict_only else relation
+    for _ in range(2):  # a second pass catches coordinates that only round after others did
+        for s in order:
+            if point[s] in candidates:
+                continue
+            for c in candidates:
+                trial = dict(point)
+                trial[s] = int(c) if s.is_integer else float(c)
+                if _admissible(space, trial) and _numeric_violation(check_relation, _numeric(fn, trial, order), _size(scale_fn, trial, order)):
+                    point = trial
+                    break
     return point
 
 

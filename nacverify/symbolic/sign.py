@@ -27,9 +27,15 @@ def _attr(expr: sp.Expr, strict: bool) -> bool | None:
     return expr.is_positive if strict else expr.is_nonnegative
 
 
+_SIMPLIFY_MAX_OPS = 40  # `simplify` on larger (e.g. tanh, Min/Max) expressions can take seconds
+
+
 def _forms(expr: sp.Expr):
     yield expr
-    for transform in (sp.cancel, sp.factor, sp.together, sp.expand, sp.simplify):
+    transforms = [sp.cancel, sp.factor, sp.together, sp.expand]
+    if sp.count_ops(expr) <= _SIMPLIFY_MAX_OPS and not expr.has(sp.Min, sp.Max):
+        transforms.append(sp.simplify)
+    for transform in transforms:
         try:
             yield transform(expr)
         except (sp.PolynomialError, NotImplementedError, TypeError):

@@ -1,0 +1,143 @@
+"""NAC gates and what they can express: the heads eq. 15-16 (001/000), the steady
+logit eq. 18 and its scaled-dot-product reading, the shared-gate parameterisation of the
+public implementation (../shared/reference/REFERENCE_IMPLEMENTATION.md:
+phi = sigmoid(x), omega = softplus(x) + eps from ONE backbone output x), and the
+construction of Theorem 2 (001 B.3, eq. 42-44; 000 eq. 52-54).
+
+    phi   = sigma(NN(u))              (15)      sigma(x) = 1/(1 + e^{-x})
+    omega = softplus(NN(u)) + eps     (16)      softplus(x) = log(1 + e^x), eps > 0
+    a*    = phi / omega  (~ q.k / sqrt(d_k) in 001)   (18)
+"""
+
+from sympy import E, Symbol, exp, log, oo, sqrt, symbols
+
+from nacverify.symbolic import (
+    HOLDS, REFUTED, SEED000, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve, Within,
+)
+
+x, x1, x2, z, qk, w, b, v, a, delta_z = symbols("x x1 x2 z qk w b v a Delta", real=True)
+eps = Symbol("epsilon", nonnegative=True)
+eps_pos = Symbol("epsilon", positive=True)
+d_k = Symbol("d_k", positive=True)
+p = Symbol("p", positive=True)
+j = Symbol("j", integer=True, nonnegative=True)
+y, s_ = symbols("y s", positive=True)
+
+
+def sigmoid(x):
+    return 1 / (1 + exp(-x))
+
+
+def softplus(x):
+    return log(1 + exp(x))
+
+
+steady_shared = sigmoid(x) / (softplus(x) + eps)               # a* with one shared output x
+steady_separate = sigmoid(x1) / (softplus(x2) + eps_pos)        # a* with two heads
+K = 2 + j                                                        # K >= 2 keys
+ceiling = E / (E + K - 1)                                        # e^1 / (e^1 + (K - 1) e^0)
+# top softmax weight with logits in (0, 1): e^{a1} = e/(1 + y) (a1 < 1), sum_{j>=2} e^{aj} = (K-1)(1 + s) (aj > 0)
+top_weight = (E / (1 + y)) / (E / (1 + y) + (K - 1) * (1 + s_))
+omega_one_x = log(exp(1 - eps_pos) - 1)                         # softplus(x) + eps = 1
+single_key_output = exp(a) / exp(a) * v                          # T = 1: softmax over one key, times v
+
+OBLIGATIONS = [
+    Obligation(
+        "nac.gates.shared.steady_range",
+        source=f"{SEED001}, eq. 15-16 and 18, with the shared output x of the public implementation",
+        statement="0 < sigma(x)/(softplus(x) + eps) < 1 for every real x and eps >= 0; the supremum 1 is approached as x -> -oo (eps = 0)",
+        check=AllOf(
+            bounds=Within(steady_shared, 0, 1, strict=(True, True), along=(x, -oo)),
+            sup=Limit(steady_shared.subs(eps, 0), x, -oo, 1),
+            inf=Limit(steady_shared, x, oo, 0),
+        ),
+        expect=HOLDS,
+        reason="softplus(x) + eps - sigma(x) tends to eps >= 0 at -oo and has derivative sigma(x)^2 > 0; the steady logit of the reference "
+               "implementation lives in (0, 1)",
+    ),
+    Obligation(
+        "nac.gates.shared.max_softmax_weight",
+        source=f"{SEED001}, eq. 18 and softmax after eq. 17, shared gate; reference implementation topk = 8",
+        statement="with steady logits in (0, 1) the largest softmax weight over K keys is below e/(e + K - 1) (0.2797 for K = 8)",
+        check=Sign(ceiling - top_weight, ">"),
+        expect=HOLDS,
+        reason="the weight grows with its own logit (< 1) and falls with the others (> 0); at the corner it is e/(e + K - 1)",
+        note="K = 2 + j; e^{a1} = e/(1 + y), sum of the other K - 1 exponentials = (K - 1)(1 + s), y, s > 0",
+    ),
+    Obligation(
+        "nac.eq18.shared_gate_matches_attention",
+        source=f"{SEED001}, eq. 18 and text ('analogous to scaled-dot attention'); {SEED000}, eq. 18",
+        statement="steady NAC with the shared gate reproduces scaled-dot-product attention: for two keys with score gap Delta = (q.k1 - q.k2)/sqrt(d), "
+                  "the top weight 1/(1 + e^{-|Delta|}) never exceeds the shared-gate ceiling e/(e + 1)",
+        check=Sign(E / (E + 1) - sigmoid(delta_z), ">=", where=lambda q: q["Delta"] >= 0),
+        expect=REFUTED,
+        reason="logit differences are confined to (-1, 1), so any score gap above 1 (a top weight above 0.731) is out of reach; "
+               "000 concedes 'phi cannot reproduce exact dot products'",
+    ),
+    Obligation(
+        "nac.eq18.scaled_dot_identity",
+        source=f"{SEED001}, eq. 18 and the sentence after it",
+        statement="with phi = q.k and omega = sqrt(d_k) the steady logit phi/omega is the scaled dot product q.k/sqrt(d_k)",
+        check=Identity((qk) / sqrt(d_k), qk / sqrt(d_k)),
+        expect=HOLDS,
+        reason="the identity itself is immediate; whether such phi is reachable is the next obligation",
+    ),
+    Obligation(
+        "nac.eq18.sigmoid_phi_reachable",
+        source=f"{SEED001}, eq. 18 ('phi(u) = q^T k ... disabling nonlinearities') against eq. 15",
+        statement="a sigmoid head phi = sigma(z) (eq. 15) can take the value q.k for every real q.k",
+        check=Solve(sigmoid(z), qk, z, real_for_all=True),
+        expect=REFUTED,
+        reason="sigma maps onto (0, 1): q.k outside (0, 1) has no real preimage; eq. 15 keeps the sigmoid, so the nonlinearity cannot be disabled",
+    ),
+    Obligation(
+        "nac.eq18.separate_heads_range",
+        source=f"{SEED001}, eq. 15-16 and 18 with two separate head outputs",
+        statement="with separate outputs, phi = sigma(x1), omega = softplus(x2) + eps give steady logits filling (0, 1/eps): "
+                  "up to softmax's shift invariance every logit spread below 1/eps is reachable",
+        check=AllOf(
+            bounds=Within(steady_separate, 0, 1 / eps_pos, strict=(True, True)),
+            phi_sup=Limit(sigmoid(x1), x1, oo, 1),
+            sup=Limit(1 / (softplus(x2) + eps_pos), x2, -oo, 1 / eps_pos),
+            inf=Limit(steady_separate, x1, -oo, 0),
+        ),
+        expect=HOLDS,
+        reason="sigma(x1) fills (0, 1), softplus(x2) + eps fills (eps, oo); the ratio is continuous on a connected domain",
+    ),
+    Obligation(
+        "nac.thm2.shared_omega_one",
+        source=f"{SEED001}, Theorem 2 proof, eq. 42-43 (000: eq. 52-53), with the shared output x of the public implementation",
+        statement="with phi = sigma(x), omega = softplus(x) + eps from one output x, fixing omega = 1 still lets phi take any target p in (0, 1)",
+        check=AllOf(
+            omega_one=Solve(softplus(x) + eps_pos, 1, x, expected=omega_one_x),
+            phi_free=Identity(sigmoid(omega_one_x), p, intervals={p: (0.0, 1.0), eps_pos: (0.0, 0.5)}, where=lambda q: 0 < q["p"] < 1),
+        ),
+        expect=REFUTED,
+        reason="softplus is injective: omega = 1 forces x = log(e^{1-eps} - 1) and so phi = 1 - e^{-(1-eps)} (0.632 for eps -> 0); "
+               "the construction needs two separate heads",
+    ),
+    Obligation(
+        "nac.thm2.separate_omega_one",
+        source=f"{SEED001}, Theorem 2 proof, eq. 42-43 (000: eq. 52-53), two separate head outputs",
+        statement="with separate outputs x1, x2: omega = softplus(x2) + eps = 1 is solvable (eps < 1) and phi = sigma(x1) = p for every p in (0, 1)",
+        check=AllOf(
+            omega_one=Solve(softplus(x2) + eps, 1, x2, expected=log(exp(1 - eps) - 1)),
+            phi_any=Solve(sigmoid(x1), p, x1, expected=log(p / (1 - p))),
+        ),
+        expect=HOLDS,
+        reason="each head inverts on its own range: x2 = log(e^{1-eps} - 1) (real for eps < 1), x1 = logit(p)",
+        note="eps < 1 (the implementation's tau_epsilon is 1e-6)",
+    ),
+    Obligation(
+        "nac.thm2.single_key_head_output",
+        source=f"{SEED001}, Theorem 2 proof, 'Attention Weights and output' (000: after eq. 53)",
+        statement="for T = 1 the head output y = alpha v with v = 1 equals sigma(w x + b), so the head emulates a sigmoid unit",
+        check=AllOf(
+            logit_drops_out=Identity(single_key_output.diff(a), 0),
+            emulates_sigmoid=Identity(single_key_output.subs(v, 1), sigmoid(w * x + b)),
+        ),
+        expect=REFUTED,
+        reason="softmax over a single key is identically 1, so y = v whatever the logit a = phi/omega is: phi never reaches "
+               "the output and the construction does not emulate sigma(w x + b)",
+    ),
+]
