@@ -26,6 +26,7 @@ def _register_commands() -> None:
     from .frozen_error import frozen_error
 
     app.command("frozen-error")(frozen_error)
+    app.command("prove")(__import__("nacverify.cli.prove", fromlist=["prove"]).prove)
 
 
 _register_commands()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from nacverify import claims as claim_registry
@@ -26,5 +27,5 @@ def list_claims(
     table.add_column("statement", overflow="fold")
     table.add_column("expected", no_wrap=True)
     for claim in claims:
-        table.add_row(claim.id, claim.source, claim.statement, claim.expected.value)
+        table.add_row(escape(claim.id), escape(claim.source), escape(claim.statement), claim.expected.value)
     console.print(table)

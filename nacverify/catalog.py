@@ -1,3 +1,4 @@
 """Importing this module registers every claim provider with the registry."""
 
 from . import frozen_claims  # noqa: F401
+from .symbolic import claims as _symbolic_claims  # noqa: F401

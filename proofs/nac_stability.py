@@ -144,8 +144,8 @@ OBLIGATIONS = [
         check=Within(euler(a, omega, phi / omega), Min(0, phi / omega), Max(0, phi / omega),
                      where=lambda q: min(0, q["phi"] / q["omega"]) <= q["a"] <= max(0, q["phi"] / q["omega"])),
         expect=REFUTED,
-        reason="the Euler map E(a) = (1 - dt omega) a + dt phi overshoots when dt omega > 1: from a = m it jumps past M "
-               "(the proof only checks each end against its own bound)",
+        reason="the Euler map E(a) = (1 - dt omega) a + dt phi overshoots when dt omega > 1: from one end of [m, M] it jumps "
+               "past the other (the proof only checks each end against its own bound)",
         note="a in [min(0, phi/omega), max(0, phi/omega)]",
     ),
     Obligation(

@@ -221,6 +221,9 @@ class Limit(Check):
         where = f"{self.var} -> {self.point}"
         if value.has(sp.Limit):
             return Finding(Verdict.INCONCLUSIVE, f"SymPy could not evaluate the limit as {where}", expressions=exprs, methods=("limit",))
+        disagreement = self._numeric_disagreement(expr, value, seed)
+        if disagreement:
+            return Finding(Verdict.INCONCLUSIVE, f"SymPy's limit as {where} is {_s(value)}, but {disagreement}", expressions=exprs, methods=("limit", "numeric cross-check"))
         if value == expected or (not value.has(sp.oo, -sp.oo, sp.zoo) and not expected.has(sp.oo, -sp.oo, sp.zoo) and _residual_zero(value - expected)):
             return Finding(Verdict.HOLDS, f"limit as {where} is {_s(value)}", expressions=exprs, methods=("limit",))
         if value.is_infinite or expected.is_infinite:
@@ -240,6 +243,44 @@ class Limit(Check):
             return Finding(Verdict.REFUTED, f"limit as {where} is {_s(value)}, not {_s(expected)}: {inner.message}", inner.counterexample,
                            {"limit": inner.values.get("lhs"), "expected": inner.values.get("rhs")}, exprs, ("limit", *inner.methods), inner.scalars)
         return Finding(inner.verdict, f"limit as {where} is {_s(value)}; " + inner.message, inner.counterexample, inner.values, exprs, ("limit", *inner.methods), inner.scalars)
+
+
+    def _numeric_disagreement(self, expr: sp.Expr, value: sp.Expr, seed: int) -> str | None:
+        """Cross-check SymPy's finite limit numerically (60 digits) at two approach
+        distances for three parameter points; report a persistent gap (a jump SymPy
+        missed, say) instead of trusting the symbolic answer."""
+        if value.has(sp.oo, -sp.oo, sp.zoo):
+            return None
+        import numpy as np
+
+        from .search import sample_point
+
+        rest = _free(expr, value) - {self.var}
+        space = SearchSpace(_ordered(rest), dict(self.intervals), self.where)
+        rng = np.random.default_rng(seed)
+        infinite = self.point in (sp.oo, -sp.oo)
+        sides = [1] if infinite else ([1] if self.direction == "+" else [-1] if self.direction == "-" else [1, -1])
+        for _ in range(3):
+            params = sample_point(space, rng) if rest else {}
+            if params is None:
+                continue
+            target = evaluate_at(value, params)
+            if not isinstance(target, float):
+                continue
+            for side in sides:
+                errors = []
+                for distance in ((1e3, 1e6) if infinite else (1e-8, 1e-16)):
+                    at = (distance if self.point == sp.oo else -distance) if infinite else sp.sympify(self.point) + side * sp.Rational(repr(distance))
+                    here = evaluate_at(expr.subs(self.var, at), params)
+                    if not isinstance(here, float):
+                        errors = []
+                        break
+                    errors.append(abs(here - target))
+                if len(errors) == 2:
+                    tol = 1e-3 * (1 + abs(target))
+                    if errors[1] > tol and errors[1] > 0.5 * errors[0]:
+                        return f"at {_point_dict(params)} the expression stays {errors[1]:.3g} away from it near {self.var} = {self.point}"
+        return None
 
 
 @dataclass(frozen=True)

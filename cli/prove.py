@@ -1,0 +1,111 @@
+"""`nacverify prove`: check the SymPy proof obligations of proofs/ (nacverify.proofs)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nacverify.claims import Verdict
+from nacverify.errors import BadInput
+from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.symbolic import DEFAULT_SAMPLES, ProofEntry, prove as run_proofs, report_sections, select_obligations
+
+from ._common import EXIT_ENVIRONMENT, command_line, console, fail, gate_exit, guarded, progress_bar, verdict_text
+
+
+def _listing(obligations) -> Table:
+    table = Table(title=f"{len(obligations)} proof obligations")
+    table.add_column("id", style="bold", no_wrap=True)
+    table.add_column("source", overflow="fold")
+    table.add_column("expected", no_wrap=True)
+    table.add_column("statement", overflow="fold")
+    for ob in obligations:
+        table.add_row(escape(ob.id), escape(ob.source), ob.expect.value, escape(ob.statement))
+    return table
+
+
+def _results_table(entries: list[ProofEntry]) -> Table:
+    table = Table(title="proof obligations")
+    table.add_column("id", style="bold", no_wrap=True)
+    table.add_column("source", overflow="fold", max_width=48)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("expected", no_wrap=True)
+    table.add_column("seconds", justify="right", no_wrap=True)
+    for e in entries:
+        mark = "" if e.result.as_expected else " [bold red]≠[/]"
+        table.add_row(escape(e.obligation.id), escape(e.obligation.source), verdict_text(e.result.verdict) + mark, e.obligation.expect.value, f"{e.result.seconds:.2f}")
+    return table
+
+
+def _fmt(value) -> str:
+    return f"{value:.10g}" if isinstance(value, float) else str(value)
+
+
+def _details(entries: list[ProofEntry]) -> None:
+    """Message and counterexample of every refuted obligation, and of any verdict other than expected."""
+    for e in entries:
+        if e.result.verdict != Verdict.REFUTED and e.result.as_expected:
+            continue
+        console.print(f"\n[bold]{escape(e.obligation.id)}[/] ({verdict_text(e.result.verdict)}, expected {e.obligation.expect.value})")
+        console.print(f"  statement: {e.obligation.statement}", markup=False)
+        console.print(f"  finding:   {e.result.outcome.message}", markup=False)
+        if e.finding is not None and e.finding.counterexample:
+            point = ", ".join(f"{k} = {_fmt(v)}" for k, v in e.finding.counterexample.items())
+            console.print(f"  counterexample: {point}", markup=False)
+            if e.finding.values:
+                console.print("  evaluated there: " + ", ".join(f"{k} = {_fmt(v)}" for k, v in e.finding.values.items()), markup=False)
+        console.print(f"  expected because: {e.obligation.reason}", markup=False)
+
+
+@guarded
+def prove(
+    only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on obligation ids, e.g. 'nac.thm1.*' (repeatable).")] = None,
+    list_only: Annotated[bool, typer.Option("--list", help="List the selected obligations without checking them.")] = False,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/prove-<UTC>.h5].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+    gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
+    seed: Annotated[int, typer.Option(help="Seed of the numeric counterexample search.")] = 0,
+    samples: Annotated[int, typer.Option(help="Points drawn by the counterexample search per undecided statement.")] = DEFAULT_SAMPLES,
+) -> None:
+    """Check the symbolic proof obligations (SymPy): closed forms, gradients, limits, invariant intervals, discretisation steps."""
+    if samples < 1:
+        raise BadInput(f"--samples must be >= 1, got {samples}")
+    obligations = select_obligations(only)
+    if list_only:
+        console.print(_listing(obligations))
+        raise typer.Exit(0)
+    out_path = check_writable(out or default_report_path("prove"), overwrite=force)
+
+    report = Report(command=command_line(), seed=seed)
+    entries: list[ProofEntry] = []
+    try:
+        with progress_bar() as bar:
+            task = bar.add_task("proving", total=len(obligations))
+            for ob in obligations:
+                bar.update(task, description=ob.id)
+                entries += run_proofs([ob], seed=seed, samples=samples)
+                bar.advance(task)
+    except KeyboardInterrupt:
+        report.complete = False
+        report.note = f"interrupted after {len(entries)} of {len(obligations)} obligations"
+        report.results = [e.result for e in entries]
+        report.sections = report_sections(entries, seed, samples)
+        path = write_report(report, out_path, overwrite=force)
+        raise fail(f"interrupted; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+
+    report.results = [e.result for e in entries]
+    report.sections = report_sections(entries, seed, samples)
+    console.print(_results_table(entries))
+    _details(entries)
+    counts = Counter(e.result.verdict.value for e in entries)
+    total = sum(e.result.seconds for e in entries)
+    summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
+    console.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking (seed {seed}, {samples} samples)", markup=False)
+    path = write_report(report, out_path, overwrite=force)
+    console.print(f"report: {path}", markup=False)
+    raise typer.Exit(gate_exit(report.results, gate))

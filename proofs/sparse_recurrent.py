@@ -1,0 +1,117 @@
+"""Sparse recurrent attention (seed 004): the cost of the update X + X[args] @ M[args]
+with |args| = k, per step and over n tokens, counted on explicit symbolic matrices.
+
+X is a row of m entries, M is m x m; X[args] is 1 x k, M[args] the k selected rows.
+Each of the m outputs is X_j + sum_{i in args} X_i M_ij: k multiplications and k
+additions, so 2 k m operations per step and 2 k m n over n tokens; for capped k this is
+O(m) per step and O(n m) in total, as the seed says. With r nonzeros per row of M the
+product needs k r multiplications and touches at most k r entries of X.
+
+The baseline of the seed ("O(nnd)" for attention): Q K^T and alpha V each take n^2 d
+multiplications.
+"""
+
+import sympy as sp
+from sympy import Sum, Symbol, oo, symbols
+
+from nacverify.symbolic import HOLDS, SEED004, AllOf, Identity, Limit, Obligation
+
+m, k, n, r, d, i = symbols("m k n r d i", integer=True, positive=True)
+GRID = ((4, 1), (6, 2), (8, 3), (5, 5))
+SPARSE_GRID = ((8, 2, 2), (9, 3, 3))
+ATTN_GRID = ((3, 2), (4, 3))
+
+step_cost = 2 * k * m
+
+
+def _ops(expr) -> dict[str, int]:
+    """Multiplications and additions in `expr` (SymPy's visual operation count)."""
+    total = sp.count_ops(expr, visual=True)
+    mul = sum(int(total.coeff(sp.Symbol(name))) for name in ("MUL",))
+    add = sum(int(total.coeff(sp.Symbol(name))) for name in ("ADD", "SUB"))
+    return {"mul": mul, "add": add}
+
+
+def _update(m: int, k: int, nonzero_per_row: int | None = None):
+    """X + X[args] @ M[args] for args = the first k indices (dense M, or r nonzeros per row)."""
+    X = sp.Matrix(1, m, lambda _, j: sp.Symbol(f"x{j}"))
+    if nonzero_per_row is None:
+        M = sp.Matrix(m, m, lambda a, b: sp.Symbol(f"M{a}_{b}"))
+    else:
+        M = sp.Matrix(m, m, lambda a, b: sp.Symbol(f"M{a}_{b}") if (b - a) % m < nonzero_per_row else 0)
+    args = list(range(k))
+    return X + X[:, args] * M[args, :], X[:, args] * M[args, :]
+
+
+def update_flops(m: int, k: int) -> int:
+    counts = _ops(_update(m, k)[0])
+    return counts["mul"] + counts["add"]
+
+
+def sparse_product_mults(m: int, k: int, r: int) -> int:
+    return _ops(_update(m, k, r)[1])["mul"]
+
+
+def sparse_product_nonzeros(m: int, k: int, r: int) -> int:
+    return sum(1 for entry in _update(m, k, r)[1] if entry != 0)
+
+
+def attention_mults(n: int, d: int) -> int:
+    Q = sp.Matrix(n, d, lambda a, b: sp.Symbol(f"q{a}_{b}"))
+    K = sp.Matrix(n, d, lambda a, b: sp.Symbol(f"k{a}_{b}"))
+    V = sp.Matrix(n, d, lambda a, b: sp.Symbol(f"v{a}_{b}"))
+    alpha = sp.Matrix(n, n, lambda a, b: sp.Symbol(f"alpha{a}_{b}"))  # softmax(Q K^T) treated as given
+    return _ops(Q * K.T)["mul"] + _ops(alpha * V)["mul"]
+
+
+OBLIGATIONS = [
+    Obligation(
+        "sparse.update.step_cost",
+        source=f"{SEED004}, Method: 'X + X[args] @ M[args]'",
+        statement="the update costs exactly 2 k m operations (k m multiplications, k m additions), counted on explicit matrices",
+        check=AllOf(**{f"m{mm}_k{kk}": Identity(lambda mm=mm, kk=kk: update_flops(mm, kk), step_cost.subs({m: mm, k: kk}))
+                       for mm, kk in GRID}),
+        expect=HOLDS,
+        reason="each of the m outputs sums k products and adds the old X_j",
+    ),
+    Obligation(
+        "sparse.update.O_m",
+        source=f"{SEED004}, 'If the number of args is capped, the above operation costs O(m)'",
+        statement="for a capped k, the per-step cost 2 k m is O(m): cost/m -> 2k as m -> oo",
+        check=Limit(step_cost / m, m, oo, 2 * k),
+        expect=HOLDS,
+        reason="the constant is 2k (16 m for k = 8); for k growing with m (k = c m) the step is O(m^2)",
+    ),
+    Obligation(
+        "sparse.sequence.O_nm",
+        source=f"{SEED004}, 'Over n tokens, it is O(nm), linear in terms of n'",
+        statement="over n tokens the cost sum_{i=1}^n 2 k m = 2 k m n, and (2 k m n)/(n m) -> 2k: O(n m) for capped k",
+        check=AllOf(
+            total=Identity(Sum(step_cost, (i, 1, n)).doit(), 2 * k * m * n),
+            linear=Limit(2 * k * m * n / (n * m), n, oo, 2 * k),
+        ),
+        expect=HOLDS,
+        reason="the per-step cost does not depend on the position in the sequence",
+    ),
+    Obligation(
+        "sparse.update.sparse_rows",
+        source=f"{SEED004}, 'If each row of M is sparse, X[args] @ M[args] will be a sparse vector'",
+        statement="with r nonzeros per row of M the product takes k r multiplications and has at most k r nonzero entries",
+        check=AllOf(**{
+            **{f"m{mm}_k{kk}_r{rr}_mults": Identity(lambda mm=mm, kk=kk, rr=rr: sparse_product_mults(mm, kk, rr), kk * rr)
+               for mm, kk, rr in SPARSE_GRID},
+            **{f"m{mm}_k{kk}_r{rr}_nonzeros_beyond_kr": Identity(lambda mm=mm, kk=kk, rr=rr: max(0, sparse_product_nonzeros(mm, kk, rr) - kk * rr), 0)
+               for mm, kk, rr in SPARSE_GRID},
+        }),
+        expect=HOLDS,
+        reason="only the r stored entries of each selected row contribute",
+    ),
+    Obligation(
+        "sparse.attention.baseline",
+        source=f"{SEED004}, Background: attention costs 'O(nnd)'",
+        statement="Q K^T and alpha V take n^2 d multiplications each: 2 n^2 d in total, quadratic in n",
+        check=AllOf(**{f"n{nn}_d{dd}": Identity(lambda nn=nn, dd=dd: attention_mults(nn, dd), 2 * nn**2 * dd) for nn, dd in ATTN_GRID}),
+        expect=HOLDS,
+        reason="n^2 dot products of length d, then n^2 weighted sums of d-vectors",
+    ),
+]
