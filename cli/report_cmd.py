@@ -1,4 +1,4 @@
-"""`nacverify report ...`: read HDF5 reports back."""
+"""`nacverify report show|html|diff`: read HDF5 reports back, render them, compare two."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.table import Table
 from nacverify.errors import BadInput
 from nacverify.report import read_report
 
-from ._common import console, guarded, verdict_text
+from ._common import console, err_console, guarded, verdict_text
 
 report_app = typer.Typer(help="Read nacverify HDF5 reports.", no_args_is_help=True)
 
@@ -60,3 +60,82 @@ def show(
             summary += f"  min {np.nanmin(arr):.6g}  max {np.nanmax(arr):.6g}"
         table.add_row(key, summary)
     console.print(table)
+
+
+@report_app.command("html")
+@guarded
+def html(
+    file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for index.html and its PNG figures (created if missing).")],
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing index.html in --out.")] = False,
+) -> None:
+    """Write a static, offline HTML page: verdict table, evidence and figures."""
+    from nacverify.render import render_html
+
+    data = read_report(file)
+    page = render_html(data, out, overwrite=force)
+    console.print(f"page: {page}", markup=False)
+
+
+_KIND_STYLE = {"regression": "bold red", "improvement": "green", "change": "yellow", "added": "blue", "removed": "magenta"}
+
+
+def _value(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"array {value.shape}"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@report_app.command("diff")
+@guarded
+def diff(
+    old: Annotated[Path, typer.Argument(help="The baseline report (.h5).")],
+    new: Annotated[Path, typer.Argument(help="The report to compare with the baseline (.h5).")],
+    rtol: Annotated[float, typer.Option("--rtol", help="Relative tolerance for metric changes (math.isclose rel_tol; arrays: max|diff| / max|value|).")] = 1e-6,
+    allow_missing: Annotated[bool, typer.Option("--allow-missing", help="A claim missing from NEW is listed, not a regression.")] = False,
+    timings: Annotated[bool, typer.Option("--timings", help="Also compare machine measurements (seconds, rates, speedups, memory).")] = False,
+    max_rows: Annotated[int, typer.Option("--max-rows", help="Metric changes listed at most (largest first); 0: none.")] = 50,
+) -> None:
+    """Compare NEW with the baseline OLD: verdict changes and metric changes beyond --rtol.
+
+    Exit 1 on a regression (reports/SCHEMA.md): a claim as expected in OLD and not in NEW,
+    a claim that held in OLD and does not in NEW, a claim missing from NEW (unless
+    --allow-missing), or NEW marked incomplete. Exit 0 otherwise."""
+    from nacverify.render.diff import diff_reports
+
+    if max_rows < 0:
+        raise BadInput(f"--max-rows must be >= 0, got {max_rows}")
+    d = diff_reports(read_report(old), read_report(new), rtol=rtol, allow_missing=allow_missing, timings=timings)
+    console.print(f"[bold]OLD[/] {old}  ({len(d.old.claims)} claims)   [bold]NEW[/] {new}  ({len(d.new.claims)} claims)", highlight=False)
+    for note in d.notes:
+        console.print(f"note: {note}", markup=False)
+    if d.verdicts:
+        table = Table(title=f"{len(d.verdicts)} verdict change(s)")
+        for col in ("claim", "change", "OLD verdict", "OLD expected", "NEW verdict", "NEW expected", "why"):
+            table.add_column(col, overflow="fold")
+        for v in d.verdicts:
+            table.add_row(v.claim, f"[{_KIND_STYLE[v.kind]}]{v.kind}[/]", v.old_verdict or "-", v.old_expected or "-", v.new_verdict or "-", v.new_expected or "-", v.reason)
+        console.print(table)
+    else:
+        console.print("verdicts: no change")
+    scope = "metrics" + (" incl. timings" if timings else "")
+    if d.metrics and max_rows:
+        shown = sorted(d.metrics, key=lambda m: -(m.rel if m.rel == m.rel else float("inf")))[:max_rows]
+        table = Table(title=f"{len(d.metrics)} of {d.compared_metrics} {scope} changed beyond rtol {d.rtol:g}")
+        for col in ("where", "OLD", "NEW", "rel. diff"):
+            table.add_column(col, overflow="fold")
+        for m in shown:
+            table.add_row(m.where, _value(m.old), _value(m.new), "-" if m.rel != m.rel else f"{m.rel:.3g}")
+        console.print(table)
+        if len(d.metrics) > len(shown):
+            console.print(f"... and {len(d.metrics) - len(shown)} more (raise --max-rows)")
+    else:
+        console.print(f"{scope}: {len(d.metrics)} of {d.compared_metrics} changed beyond rtol {d.rtol:g}")
+    if d.regressed:
+        count = len(d.regressions) + int(d.new_incomplete)
+        err_console.print(f"regression: {count} (" + ", ".join([r.claim for r in d.regressions[:5]] + (["NEW incomplete"] if d.new_incomplete else [])) + ")", markup=False)
+        raise typer.Exit(1)
+    console.print("no regression")

@@ -1,0 +1,209 @@
+"""Figures of a report's evidence (matplotlib, Agg backend), written as PNG files.
+
+Each function takes plain arrays (as read back by `nacverify.report.read_report`) and
+writes one PNG; `nacverify.render.html` decides which figures a report calls for.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import EnvironmentProblem
+from ..plots import draw_frozen_column
+
+__all__ = [
+    "fit_exponent",
+    "frozen_figure",
+    "tightness_bars",
+    "tightness_histograms",
+    "euler_figure",
+    "series_figure",
+    "scaling_figure",
+]
+
+VERDICT_COLORS = {"holds": "#1a7f37", "refuted": "#cf222e", "inapplicable": "#0969da", "inconclusive": "#bf8700", "error": "#8250df"}
+BOUND_LABELS = {"thm3": "Thm 3 (eq. 34)", "sharp": "sharp t^2/2", "bv": "bounded variation"}
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: str | os.PathLike) -> Path:
+    plt = _plt()
+    target = Path(path)
+    try:
+        fig.savefig(target, dpi=96)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write figure {target}: {exc.strerror or exc}") from exc
+    finally:
+        plt.close(fig)
+    return target
+
+
+def fit_exponent(x: np.ndarray, y: np.ndarray) -> float | None:
+    """Least-squares slope k of log y = k log x + c over the entries with x > 0, y > 0
+    (both finite); None with fewer than two distinct x."""
+    x, y = np.asarray(x, float).ravel(), np.asarray(y, float).ravel()
+    keep = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    if np.unique(x[keep]).size < 2:
+        return None
+    slope, _ = np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)
+    return float(slope)
+
+
+def frozen_figure(columns: Sequence[tuple[str, Mapping[str, np.ndarray]]], path: str | os.PathLike) -> Path:
+    """The Figure 5 analog, one column per (title, series): trajectories, |eps| with the
+    bounds (log), and the tightness |eps|/bound over t for each finite bound (1 = the bound
+    is attained)."""
+    plt = _plt()
+    n = len(columns)
+    fig, axes = plt.subplots(3, n, figsize=(4.0 * n, 8.4), squeeze=False, constrained_layout=True)
+    for col, (title, s) in enumerate(columns):
+        draw_frozen_column(axes[0, col], axes[1, col], s, title)
+        ax = axes[2, col]
+        t = np.asarray(s["t"])
+        mask = t > 0
+        drawn = False
+        for bound, label in BOUND_LABELS.items():
+            key = f"bound_{bound}"
+            if key not in s:
+                continue
+            curve = np.asarray(s[key])[mask]
+            if not np.all(np.isfinite(curve)):
+                continue
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(curve > 0, np.asarray(s["abs_error"])[mask] / curve, np.nan)
+            ax.plot(t[mask], ratio, label=label, lw=1.2)
+            drawn = True
+        ax.axhline(1.0, color="#cf222e", lw=0.8, ls="--", label="bound attained")
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("t")
+        ax.set_ylabel("|eps| / bound (tightness)")
+        if not drawn:
+            ax.text(0.5, 0.5, "no bound applies", transform=ax.transAxes, ha="center")
+        ax.legend(fontsize=7)
+    return _save(fig, path)
+
+
+def tightness_bars(rows: Sequence[tuple[str, float, str]], path: str | os.PathLike, *, label: str = "max |eps| / bound") -> Path:
+    """Horizontal bars of each claim's largest error/bound ratio, coloured by verdict;
+    the dashed line at 1 is where a bound is attained (beyond it: violated)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(9.0, 0.28 * len(rows) + 1.2), constrained_layout=True)
+    y = np.arange(len(rows))
+    values = [r[1] for r in rows]
+    ax.barh(y, values, color=[VERDICT_COLORS.get(r[2], "0.5") for r in rows])
+    ax.set_yticks(y, [r[0] for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="k", lw=0.8, ls="--")
+    for yi, v in zip(y, values):
+        ax.text(v, yi, f" {v:.3g}", va="center", fontsize=7)
+    ax.set_xlabel(label)
+    ax.set_xlim(0, max(1.1, 1.15 * max(values, default=1.0)))
+    return _save(fig, path)
+
+
+def tightness_histograms(sweeps: Mapping[str, Mapping[str, np.ndarray]], path: str | os.PathLike) -> Path:
+    """One panel per sweep: histograms over the random draws of max_t |eps|/bound, per bound."""
+    plt = _plt()
+    n = len(sweeps)
+    fig, axes = plt.subplots(1, n, figsize=(3.6 * n, 3.0), squeeze=False, constrained_layout=True)
+    for ax, (name, bounds) in zip(axes[0], sweeps.items()):
+        for bound, values in bounds.items():
+            v = np.asarray(values, float)
+            v = v[np.isfinite(v)]
+            if v.size:
+                ax.hist(v, bins=30, range=(0, max(1.0, float(v.max()))), histtype="step", lw=1.3, label=BOUND_LABELS.get(bound, bound))
+        ax.axvline(1.0, color="k", lw=0.8, ls="--")
+        ax.set_title(f"{name}: {max((np.asarray(v).size for v in bounds.values()), default=0)} draws", fontsize=9)
+        ax.set_xlabel("max_t |eps| / bound")
+        ax.legend(fontsize=7)
+    axes[0, 0].set_ylabel("draws")
+    return _save(fig, path)
+
+
+def euler_figure(grid: np.ndarray, curves: Mapping[str, np.ndarray], path: str | os.PathLike, *, breaks_at: float | None = None, title: str = "") -> Path:
+    """Curves over dt*omega with the region where Euler leaves the invariant interval
+    shaded (any curve whose name says leaving/overshoot/excursion is > 0), the line
+    dt*omega = 1 (the invariance condition) and the measured break point."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8.0, 3.6), constrained_layout=True)
+    grid = np.asarray(grid, float)
+    leaving = None
+    for name, curve in curves.items():
+        c = np.asarray(curve, float)
+        ax.plot(grid, c, lw=1.5, label=name)
+        if any(w in name for w in ("leav", "overshoot", "excursion")):
+            leaving = c > 0 if leaving is None else (leaving | (c > 0))
+    if leaving is not None and leaving.any():
+        ax.fill_between(grid, 0, 1, where=leaving, transform=ax.get_xaxis_transform(), color="#cf222e", alpha=0.12, label="Euler leaves [m, M]")
+    ax.axvline(1.0, color="k", lw=0.8, ls="--", label="dt*omega = 1")
+    if breaks_at is not None and math.isfinite(breaks_at):
+        ax.axvline(breaks_at, color="#cf222e", lw=0.8, ls=":", label=f"first exit at {breaks_at:.3g}")
+    ax.set_xlabel("dt * omega")
+    ax.set_ylabel("fraction of draws")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, path)
+
+
+def _bound_like(name: str) -> bool:
+    return any(w in name.lower() for w in ("bound", "lower", "upper", "min", "max", "limit", "tau"))
+
+
+def series_figure(axis_name: str, axis: np.ndarray, curves: Mapping[str, np.ndarray], path: str | os.PathLike, *, title: str = "") -> Path:
+    """Generic evidence plot: every curve over the axis array; bound-like names dashed;
+    a 2-D curve (axis, k) draws its first 12 columns; log scale when the curves are
+    positive and span more than three decades."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(8.0, 3.6), constrained_layout=True)
+    x = np.asarray(axis, float)
+    positive, lo, hi = True, math.inf, 0.0
+    for name, curve in curves.items():
+        c = np.asarray(curve, float)
+        cols = c.reshape(c.shape[0], -1)[:, :12]
+        style = "--" if _bound_like(name) else "-"
+        for j in range(cols.shape[1]):
+            ax.plot(x, cols[:, j], style, lw=1.2 if cols.shape[1] == 1 else 0.8, label=name if j == 0 else None)
+        finite = cols[np.isfinite(cols)]
+        if finite.size:
+            positive &= bool(np.all(finite > 0))
+            lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
+    if positive and lo > 0 and hi / lo > 1e3:
+        ax.set_yscale("log")
+    ax.set_xlabel(axis_name)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    return _save(fig, path)
+
+
+def scaling_figure(axis_name: str, x: np.ndarray, curves: Mapping[str, np.ndarray], path: str | os.PathLike, *, title: str = "") -> tuple[Path, dict[str, float | None]]:
+    """Log-log plot of each curve over `x` with its fitted exponent k (y ~ x^k) in the legend.
+    Returns the path and the exponents."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)
+    x = np.asarray(x, float)
+    exponents: dict[str, float | None] = {}
+    for name, curve in curves.items():
+        y = np.asarray(curve, float)
+        k = fit_exponent(x, y)
+        exponents[name] = k
+        keep = (x > 0) & (y > 0) & np.isfinite(y)
+        label = f"{name} ~ {axis_name}^{k:.2f}" if k is not None else name
+        ax.loglog(x[keep], y[keep], "o-", lw=1.2, ms=4, label=label)
+    ax.set_xlabel(axis_name)
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="both", lw=0.3)
+    ax.legend(fontsize=7)
+    return _save(fig, path), exponents

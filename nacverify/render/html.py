@@ -1,0 +1,538 @@
+"""A static, offline HTML page for one report: the verdict table, each claim's evidence,
+and the figures its contents call for. No network assets: inline CSS, no scripts,
+figures as PNG files next to ``index.html``.
+
+What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
+
+- the verdict table (always) and per-claim details (scalars, witness, arrays);
+- frozen vs varying trajectories with |eps|, the bounds and the tightness over t per
+  regime (``/frozen_error/<regime>`` sections, or claim arrays with ``t``,
+  ``a_varying``, ``a_frozen``, ``abs_error``);
+- tightness of each bound: claim scalars ``max_tightness`` / ``max_ratio`` as bars, and
+  the distribution over sweep draws (``.../sweep/members/tightness_<bound>``);
+- the Euler overshoot region: claims with a ``dt_omega`` array, and other ``euler``
+  claims' arrays;
+- LTC bounds along trajectories: arrays of claims whose id starts with ``ltc.``;
+- benchmark tables (``/bench`` attributes) and log-log scaling plots with fitted
+  exponents (a ``/bench`` group with an axis dataset such as ``T``, or any group with a
+  ``scaling_axis`` attribute naming its axis dataset);
+- every other claim's arrays (collapsed) and every other section as a listing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import math
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import BadInput, EnvironmentProblem
+from ..report import ClaimRecord, ReportData
+from . import figures
+
+__all__ = ["render_html", "AXIS_NAMES", "SCALING_AXES"]
+
+AXIS_NAMES = ("t", "ts", "time", "dt_omega", "x", "dt", "h", "T", "tau", "steps", "n")
+SCALING_AXES = ("T", "seq_len", "length", "tokens", "n", "N", "size", "batch", "d_model")
+FROZEN_KEYS = ("t", "a_varying", "a_frozen", "abs_error")
+MAX_GENERIC_FIGURES = 40
+FIG_PATTERN = re.compile(r"^fig-\d{3}-[A-Za-z0-9_.-]*\.png$")
+
+CSS = """
+body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;color:#1f2328;line-height:1.4}
+h1{font-size:1.5em;margin:.2em 0}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:1.6em}h3{margin-bottom:.3em}
+table{border-collapse:collapse;margin:.5em 0;font-size:.88em}th,td{border:1px solid #d0d7de;padding:3px 7px;vertical-align:top;text-align:left}
+th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.unexpected td{background:#fff1f0}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-weight:600;font-size:.9em}
+.holds{background:#1a7f37}.refuted{background:#cf222e}.inapplicable{background:#0969da}.inconclusive{background:#bf8700}.error{background:#8250df}
+.banner{padding:10px 14px;border-radius:6px;margin:10px 0;font-weight:600}.bad{background:#ffebe9;border:1px solid #cf222e}.good{background:#dafbe1;border:1px solid #1a7f37}
+.meta td:first-child{font-weight:600;white-space:nowrap}img{max-width:100%;border:1px solid #eaeef2;margin:6px 0}
+code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
+.small{color:#59636e;font-size:.85em}
+"""
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.6g}"
+    if isinstance(value, np.ndarray):
+        return _array_summary(value)
+    return str(value)
+
+
+def _array_summary(arr: np.ndarray) -> str:
+    arr = np.asarray(arr)
+    text = f"array {arr.shape} {arr.dtype}"
+    if arr.size and arr.dtype.kind in "fiu":
+        finite = arr[np.isfinite(arr)] if arr.dtype.kind == "f" else arr
+        if finite.size:
+            text += f", min {float(np.min(finite)):.6g}, max {float(np.max(finite)):.6g}"
+    return text
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:60]
+
+
+@dataclass
+class _Page:
+    folder: Path
+    parts: list[str] = field(default_factory=list)
+    figures: list[Path] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)  # claim ids whose arrays are already drawn
+
+    def figure_path(self, name: str) -> Path:
+        return self.folder / f"fig-{len(self.figures):03d}-{_slug(name)}.png"
+
+    def add_figure(self, path: Path, alt: str) -> None:
+        self.figures.append(path)
+        self.parts.append(f'<img src="{_e(path.name)}" alt="{_e(alt)}">')
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+
+
+def _table(header: list[str], rows: list[list[str]], classes: list[str] | None = None, raw: bool = False) -> str:
+    """An HTML table; cells are escaped unless `raw`."""
+    out = ["<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in header) + "</tr>"]
+    for i, row in enumerate(rows):
+        cls = f' class="{classes[i]}"' if classes and classes[i] else ""
+        cells = []
+        for cell in row:
+            text = cell if raw else _e(cell)
+            num = ' class="num"' if re.fullmatch(r"[-+0-9.eE,x%naifNI ]+", str(cell) or "-") else ""
+            cells.append(f"<td{num}>{text}</td>")
+        out.append(f"<tr{cls}>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _badge(verdict: str) -> str:
+    v = verdict if verdict in figures.VERDICT_COLORS else "error"
+    return f'<span class="badge {v}">{_e(verdict)}</span>'
+
+
+# ------------------------------------------------------------------ header and verdicts
+
+
+def _header(page: _Page, data: ReportData) -> None:
+    a = data.attrs
+    page.add(f"<h1>nacverify report: {_e(data.path.name)}</h1>")
+    if not data.complete:
+        page.add(f'<div class="banner bad">INCOMPLETE: the run was interrupted; this file holds what finished. {_e(a.get("note", ""))}</div>')
+    unexpected = [c for c in data.claims.values() if c.verdict != c.expected]
+    counts: dict[str, int] = {}
+    for c in data.claims.values():
+        counts[c.verdict] = counts.get(c.verdict, 0) + 1
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no claims"
+    if unexpected:
+        page.add(f'<div class="banner bad">{len(unexpected)} of {len(data.claims)} verdicts differ from the expected ones (the gate fails): '
+                 + _e(", ".join(c.id for c in unexpected[:10])) + (" ..." if len(unexpected) > 10 else "") + "</div>")
+    elif data.claims:
+        page.add(f'<div class="banner good">all {len(data.claims)} verdicts as expected ({_e(summary)})</div>')
+    try:
+        versions = json.loads(a.get("library_versions", "{}"))
+        versions_text = ", ".join(f"{k} {v}" for k, v in versions.items())
+    except (TypeError, ValueError):
+        versions_text = str(a.get("library_versions", ""))
+    rows = [
+        ["command", a.get("command", "")],
+        ["seed", a.get("seed", "")],
+        ["created (UTC)", a.get("created_utc", "")],
+        ["verdicts", summary],
+        ["device", a.get("device", "")],
+        ["platform", a.get("platform", "")],
+        ["versions", versions_text],
+        ["schema", f"{a.get('format', '')} {a.get('schema_version', '')}"],
+    ]
+    page.add('<table class="meta">' + "".join(f"<tr><td>{_e(k)}</td><td class=\"mono\">{_e(v)}</td></tr>" for k, v in rows) + "</table>")
+
+
+def _verdict_section(page: _Page, data: ReportData) -> None:
+    page.add('<h2 id="verdicts">Verdicts</h2>')
+    if not data.claims:
+        page.add("<p>This report holds no claims.</p>")
+        return
+    rows, classes = [], []
+    for c in data.claims.values():
+        ok = c.verdict == c.expected
+        rows.append([f'<a href="#claim-{_e(_slug(c.id))}">{_e(c.id)}</a>', _badge(c.verdict), _e(c.expected), "yes" if ok else "<b>NO</b>", _e(c.source), _e(c.message)])
+        classes.append("" if ok else "unexpected")
+    page.add(_table(["claim", "verdict", "expected", "as expected", "source", "message"], rows, classes, raw=True))
+
+
+def _claim_details(page: _Page, data: ReportData) -> None:
+    if not data.claims:
+        return
+    page.add("<h2 id=\"details\">Claim details</h2>")
+    for c in data.claims.values():
+        page.add(f'<details id="claim-{_e(_slug(c.id))}"><summary>{_e(c.id)} {_badge(c.verdict)} <span class="small">expected {_e(c.expected)}</span></summary>')
+        rows = [["statement", c.statement], ["source", c.source], ["assumptions", c.assumptions], ["expected because", c.expected_reason],
+                ["message", c.message], ["group", c.group], ["seconds", f"{c.seconds:.3g}"]]
+        rows += [[f"scalar {k}", _fmt(v)] for k, v in c.scalars.items()]
+        rows += [[f"witness {k}", _fmt(v)] for k, v in c.witness.items()]
+        rows += [[f"array {k}", _array_summary(v)] for k, v in c.arrays.items()]
+        page.add(_table(["", ""], rows))
+        page.add("</details>")
+
+
+# ------------------------------------------------------------------ frozen-coefficient study
+
+
+def _is_frozen_series(d: Mapping[str, Any]) -> bool:
+    return all(isinstance(d.get(k), np.ndarray) for k in FROZEN_KEYS)
+
+
+def _frozen_columns(data: ReportData, page: _Page) -> list[tuple[str, dict]]:
+    columns: list[tuple[str, dict]] = []
+    for regime, sec in (data.sections.get("frozen_error") or {}).items():
+        if isinstance(sec, Mapping) and _is_frozen_series(sec):
+            title = regime
+            if "phi_variation_pct" in sec and "omega_variation_pct" in sec:
+                title += f": phi {float(sec['phi_variation_pct']):.2f}%, omega {float(sec['omega_variation_pct']):.2f}%"
+            columns.append((title, dict(sec)))
+    # claims with the same arrays (e.g. a `check` report without sections)
+    groups: list[tuple[list[str], dict]] = []
+    for c in data.claims.values():
+        if not _is_frozen_series(c.arrays):
+            continue
+        page.used.add(c.id)
+        if any(np.array_equal(c.arrays["a_varying"], s["a_varying"]) and np.array_equal(c.arrays["t"], s["t"]) for _, s in columns):
+            continue
+        for ids, series in groups:
+            if np.array_equal(series["a_varying"], c.arrays["a_varying"]) and np.array_equal(series["t"], c.arrays["t"]):
+                ids.append(c.id)
+                series.update(c.arrays)
+                break
+        else:
+            groups.append(([c.id], dict(c.arrays)))
+    for ids, series in groups:
+        tails = {i.rsplit(".", 1)[-1] for i in ids}
+        columns.append((tails.pop() if len(tails) == 1 else ids[0], series))
+    return columns
+
+
+def _frozen_section(page: _Page, data: ReportData) -> None:
+    columns = _frozen_columns(data, page)
+    fe = {k: v for k, v in (data.sections.get("frozen_error") or {}).items() if isinstance(v, Mapping)}
+    if not columns and not fe:
+        return
+    page.add("<h2 id=\"frozen\">Frozen vs varying coefficients (Figure 5 analog)</h2>")
+    page.add("<p>Top: the logit with time-varying coefficients (diffrax) and with coefficients frozen at t = 0 (closed form). "
+             "Middle: the error |eps| with the bounds of Theorem 3 and the solver's own error estimate (log scale). "
+             "Bottom: tightness |eps| / bound over t; 1 means the bound is attained.</p>")
+    for start in range(0, len(columns), 4):
+        chunk = columns[start:start + 4]
+        path = figures.frozen_figure(chunk, page.figure_path("frozen"))
+        page.add_figure(path, "frozen vs varying trajectories, error and bounds: " + ", ".join(t for t, _ in chunk))
+    metrics = [("description", "description"), ("phi variation %", "phi_variation_pct"), ("omega variation %", "omega_variation_pct"),
+               ("mean rel. error %", "rel_mean_pct"), ("max rel. error %", "rel_max_pct"), ("L_phi", "L_phi"), ("L_omega", "L_omega"),
+               ("T", "T"), ("rtol", "rtol"), ("atol", "atol"), ("diffrax steps", "num_steps")]
+    regimes = [r for r, sec in fe.items() if any(k in sec for _, k in metrics)]
+    if regimes:
+        rows = [[label] + [_fmt(fe[r].get(key, "-")) for r in regimes] for label, key in metrics if any(key in fe[r] for r in regimes)]
+        page.add(_table(["metric", *regimes], rows))
+    sweeps = {r: sec["sweep"] for r, sec in fe.items() if isinstance(sec.get("sweep"), Mapping)}
+    if sweeps:
+        page.add("<h3>Sweeps over random draws</h3>")
+        cols = [("draws done", "n_done"), ("requested", "n_requested"), ("seed", "seed"), ("complete", "complete"),
+                ("trajectories/s", "trajectories_per_second"), ("end-to-end/s", "end_to_end_per_second"), ("compile s", "compile_seconds"),
+                ("max steps", "num_steps_max")]
+        rows = []
+        for r, sw in sweeps.items():
+            base = sw.get("scipy_baseline") if isinstance(sw.get("scipy_baseline"), Mapping) else {}
+            rows.append([r] + [_fmt(sw.get(k, "-")) for _, k in cols] + [_fmt(base.get("trajectories_per_second", "-")), _fmt(base.get("speedup", "-"))])
+        page.add(_table(["regime", *[c for c, _ in cols], "scipy traj/s", "speedup"], rows))
+        worst_cols = []
+        for r, sw in sweeps.items():
+            for key, sub in sw.items():
+                if key.startswith("worst_") and isinstance(sub, Mapping) and _is_frozen_series(sub):
+                    worst_cols.append((f"{r}, worst draw for {key[6:]}", dict(sub)))
+        if worst_cols:
+            page.add("<details><summary>Worst draws of the sweeps (largest tightness per bound)</summary>")
+            for start in range(0, len(worst_cols), 3):
+                chunk = worst_cols[start:start + 3]
+                page.add_figure(figures.frozen_figure(chunk, page.figure_path("worst")), "worst sweep draws: " + ", ".join(t for t, _ in chunk))
+            page.add("</details>")
+
+
+# ------------------------------------------------------------------ tightness
+
+
+def _tightness_section(page: _Page, data: ReportData) -> None:
+    rows = []
+    for c in data.claims.values():
+        for key in ("max_tightness", "max_ratio"):
+            value = c.scalars.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                rows.append((c, key, float(value)))
+                break
+    hist: dict[str, dict[str, np.ndarray]] = {}
+    for regime, sec in (data.sections.get("frozen_error") or {}).items():
+        members = sec.get("sweep", {}).get("members") if isinstance(sec, Mapping) and isinstance(sec.get("sweep"), Mapping) else None
+        if isinstance(members, Mapping):
+            bounds = {k[len("tightness_"):]: v for k, v in members.items() if k.startswith("tightness_") and isinstance(v, np.ndarray) and np.any(np.isfinite(v) & (v > 0))}
+            order = list(figures.BOUND_LABELS)
+            bounds = dict(sorted(bounds.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+            if bounds:
+                hist[regime] = bounds
+    if not rows and not hist:
+        return
+    page.add("<h2 id=\"tightness\">Tightness of each bound</h2>")
+    page.add("<p>The largest measured value over its bound (max_tightness: |eps|/bound; max_ratio: relative error / variation bound). "
+             "Below 1 the bound holds with room to spare; 1 means it is attained; beyond 1 it is violated.</p>")
+    if rows:
+        path = figures.tightness_bars([(c.id, v, c.verdict) for c, _, v in rows], page.figure_path("tightness"), label="largest measured / bound")
+        page.add_figure(path, "tightness of each bound")
+        table = []
+        for c, key, v in rows:
+            table.append([c.id, c.verdict, key, f"{v:.4g}", _fmt(c.scalars.get("peak_t", "-")), _fmt(c.scalars.get("min_slack", c.scalars.get("min_slack_pct", "-"))),
+                          _fmt(c.scalars.get("members", "-"))])
+        page.add(_table(["claim", "verdict", "measure", "value", "peak t", "min slack", "members"], table))
+    if hist:
+        page.add("<h3>Distribution over the sweep draws</h3>")
+        page.add_figure(figures.tightness_histograms(hist, page.figure_path("tightness-sweeps")), "tightness histograms over sweep draws")
+
+
+# ------------------------------------------------------------------ generic claim arrays
+
+
+def _axis_of(arrays: Mapping[str, np.ndarray]) -> tuple[str, np.ndarray] | None:
+    for name in AXIS_NAMES:
+        arr = arrays.get(name)
+        if isinstance(arr, np.ndarray) and arr.ndim == 1 and arr.size >= 2 and arr.dtype.kind in "fiu":
+            return name, arr
+    return None
+
+
+def _curves(arrays: Mapping[str, np.ndarray], axis_name: str, n: int) -> dict[str, np.ndarray]:
+    return {k: v for k, v in arrays.items()
+            if k != axis_name and isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == n and v.dtype.kind in "fiub" and v.size}
+
+
+def _claim_series(page: _Page, c: ClaimRecord) -> bool:
+    axis = _axis_of(c.arrays)
+    if axis is None:
+        return False
+    curves = _curves(c.arrays, axis[0], axis[1].shape[0])
+    if not curves:
+        return False
+    path = figures.series_figure(axis[0], axis[1], curves, page.figure_path(c.id), title=f"{c.id} ({c.verdict}): {c.statement}"[:160])
+    page.add_figure(path, f"evidence arrays of {c.id}")
+    page.used.add(c.id)
+    return True
+
+
+def _euler_section(page: _Page, data: ReportData) -> None:
+    grid_claims = [c for c in data.claims.values() if isinstance(c.arrays.get("dt_omega"), np.ndarray)]
+    other = [c for c in data.claims.values() if "euler" in c.id and c.arrays and c not in grid_claims and c.id not in page.used]
+    if not grid_claims and not other:
+        return
+    page.add("<h2 id=\"euler\">Explicit Euler: the overshoot region (dt * omega)</h2>")
+    page.add("<p>Shaded: step sizes at which Euler iterates leave Theorem 1's interval [m, M]. "
+             "The Euler map keeps [m, M] invariant exactly when dt * omega &le; 1.</p>")
+    for c in grid_claims:
+        grid = np.asarray(c.arrays["dt_omega"], float)
+        curves = _curves(c.arrays, "dt_omega", grid.shape[0])
+        breaks = next((float(v) for k, v in c.scalars.items() if "break" in k and isinstance(v, (int, float)) and not isinstance(v, bool)), None)
+        path = figures.euler_figure(grid, curves, page.figure_path(c.id), breaks_at=breaks, title=f"{c.id} ({c.verdict}): {c.message}"[:160])
+        page.add_figure(path, f"Euler overshoot region of {c.id}")
+        page.used.add(c.id)
+    for c in other:
+        _claim_series(page, c)
+
+
+def _ltc_section(page: _Page, data: ReportData) -> None:
+    ltc = [c for c in data.claims.values() if c.id.startswith("ltc.") and c.arrays and c.id not in page.used]
+    if not ltc:
+        return
+    page.add("<h2 id=\"ltc\">LTC: bounds along trajectories</h2>")
+    for c in ltc:
+        if not _claim_series(page, c):
+            page.add(f"<p>{_e(c.id)}: arrays " + _e(", ".join(f"{k} {v.shape}" for k, v in c.arrays.items())) + "</p>")
+
+
+def _other_claims_section(page: _Page, data: ReportData) -> None:
+    rest = [c for c in data.claims.values() if c.arrays and c.id not in page.used]
+    if not rest:
+        return
+    page.add("<h2 id=\"evidence\">Other evidence arrays</h2>")
+    drawn = 0
+    for c in rest:
+        if drawn >= MAX_GENERIC_FIGURES:
+            page.add(f"<p class=\"small\">{len(rest) - drawn} more claims with arrays are not drawn (see the claim details).</p>")
+            break
+        page.add(f"<details><summary>{_e(c.id)} {_badge(c.verdict)}</summary>")
+        if _claim_series(page, c):
+            drawn += 1
+        else:
+            page.add("<p>" + _e(", ".join(f"{k}: {_array_summary(v)}" for k, v in c.arrays.items())) + "</p>")
+        page.add("</details>")
+
+
+# ------------------------------------------------------------------ benchmarks and scaling
+
+
+def _walk(tree: Mapping[str, Any], prefix: str):
+    yield prefix, tree
+    for name, value in tree.items():
+        if isinstance(value, Mapping):
+            yield from _walk(value, f"{prefix}/{name}")
+
+
+def _scalars(node: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in node.items() if not isinstance(v, (Mapping, np.ndarray))}
+
+
+def _scaling_axis(node: Mapping[str, Any], in_bench: bool) -> tuple[str, np.ndarray] | None:
+    names = [node["scaling_axis"]] if isinstance(node.get("scaling_axis"), str) else (list(SCALING_AXES) if in_bench else [])
+    for name in names:
+        arr = node.get(name)
+        if isinstance(arr, np.ndarray) and arr.ndim == 1 and arr.size >= 2 and arr.dtype.kind in "fiu":
+            return name, arr
+    return None
+
+
+def _bench_section(page: _Page, data: ReportData) -> None:
+    tables: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    scaling: list[tuple[str, str, np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = []
+    for top, tree in data.sections.items():
+        if not isinstance(tree, Mapping):
+            continue
+        for path, node in _walk(tree, top):
+            in_bench = path.split("/")[0] == "bench"
+            axis = _scaling_axis(node, in_bench)
+            if axis is not None:
+                curves = {k: v for k, v in _curves(node, axis[0], axis[1].shape[0]).items() if v.ndim == 1 and v.dtype.kind in "fiu"}
+                if curves:
+                    scaling.append((path, axis[0], axis[1], curves, node))
+            if in_bench:
+                scalars = _scalars(node)
+                if scalars:
+                    parent = path.rsplit("/", 1)[0] if "/" in path else path
+                    tables.setdefault(parent, []).append((path, scalars))
+    if not tables and not scaling:
+        return
+    page.add("<h2 id=\"bench\">Benchmarks</h2>")
+    for parent, rows in tables.items():
+        keys: list[str] = []
+        for _, scalars in rows:
+            keys += [k for k in scalars if k not in keys]
+        page.add(f"<h3>{_e(parent)}</h3>")
+        page.add(_table(["group", *keys], [[path.rsplit("/", 1)[-1] if path != parent else path, *[_fmt(s.get(k, "")) for k in keys]] for path, s in rows]))
+    if scaling:
+        page.add("<h3>Scaling (log-log, fitted exponents)</h3>")
+        fit_rows = []
+        for path, axis_name, x, curves, node in scaling:
+            fig, exps = figures.scaling_figure(axis_name, x, curves, page.figure_path(path), title=path)
+            page.add_figure(fig, f"scaling of {path}")
+            for name, k in exps.items():
+                stored = [f"{key}={_fmt(v)}" for key, v in node.items() if key.startswith("exponent") and name in key and not isinstance(v, (Mapping, np.ndarray))]
+                fit_rows.append([path, name, axis_name, "-" if k is None else f"{k:.3f}", ", ".join(stored) or "-"])
+        page.add(_table(["group", "quantity", "axis", "fitted exponent k (y ~ axis^k)", "stored in the report"], fit_rows))
+
+
+# ------------------------------------------------------------------ everything else
+
+
+def _listing(tree: Mapping[str, Any], prefix: str, limit: int = 400) -> list[list[str]]:
+    rows = []
+    for name, value in tree.items():
+        path = f"{prefix}/{name}"
+        if isinstance(value, Mapping):
+            rows += _listing(value, path, limit - len(rows))
+        else:
+            rows.append([path, _fmt(value)])
+        if len(rows) >= limit:
+            break
+    return rows
+
+
+def _other_sections(page: _Page, data: ReportData) -> None:
+    if not data.sections:
+        return
+    page.add("<h2 id=\"sections\">All sections</h2><p class=\"small\">Every attribute and dataset the report holds outside /claims.</p>")
+    for name, tree in data.sections.items():
+        if isinstance(tree, Mapping):
+            page.add(f"<details><summary>/{_e(name)}</summary>")
+            page.add(_table(["path", "value"], _listing(tree, f"/{name}")))
+            page.add("</details>")
+
+
+# ------------------------------------------------------------------ page
+
+
+def _prepare_folder(out_dir: Path, overwrite: bool) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BadInput(f"--out {out_dir} exists and is not a folder")
+    index = out_dir / "index.html"
+    if index.exists() and not overwrite:
+        raise BadInput(f"{index} exists; choose another --out or pass --force")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out_dir):
+            pass
+    except OSError as exc:
+        raise BadInput(f"--out {out_dir}: folder is not writable ({exc.strerror or exc})") from None
+    if overwrite:  # figures of an earlier page in the same folder
+        for old in out_dir.iterdir():
+            if FIG_PATTERN.match(old.name) and old.is_file():
+                old.unlink()
+
+
+_TOC = [("verdicts", "verdicts"), ("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"),
+        ("ltc", "LTC bounds"), ("bench", "benchmarks"), ("evidence", "other evidence"), ("details", "claim details"), ("sections", "all sections")]
+
+
+def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool = False) -> Path:
+    """Write ``out_dir/index.html`` and its figures (``fig-NNN-*.png``) for `data`; return
+    the page's path. Refuses an existing page unless `overwrite` (`BadInput`)."""
+    folder = Path(out_dir)
+    _prepare_folder(folder, overwrite)
+    page = _Page(folder)
+    _header(page, data)
+    _verdict_section(page, data)
+    builders = (_frozen_section, _tightness_section, _euler_section, _ltc_section, _bench_section, _other_claims_section)
+    for build in builders:
+        build(page, data)
+    _claim_details(page, data)
+    _other_sections(page, data)
+    toc = [(anchor, title) for anchor, title in _TOC if f'<h2 id="{anchor}">' in "\n".join(page.parts)]
+    page.parts.insert(1, "<p>" + " &middot; ".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in toc) + "</p>")
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    document = (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>nacverify report: {_e(data.path.name)}</title><style>{CSS}</style></head><body>\n"
+        + "\n".join(page.parts)
+        + f"\n<p class=\"small\">Rendered by nacverify report html at {stamp} from {_e(data.path)}.</p>\n</body></html>\n"
+    )
+    target = folder / "index.html"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".index.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(document)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; a page is for reading
+        os.replace(tmp, target)
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write {target}: {exc.strerror or exc}") from exc
+    return target
