@@ -73,6 +73,8 @@ OBLIGATIONS = [
                        for mm, kk in GRID}),
         expect=HOLDS,
         reason="each of the m outputs sums k products and adds the old X_j",
+        over=(m, k),
+        note=f"counted for (m, k) in {GRID}",
     ),
     Obligation(
         "sparse.update.O_m",
@@ -105,6 +107,8 @@ OBLIGATIONS = [
         }),
         expect=HOLDS,
         reason="only the r stored entries of each selected row contribute",
+        over=(m, k, r),
+        note=f"counted for (m, k, r) in {SPARSE_GRID}",
     ),
     Obligation(
         "sparse.attention.baseline",
@@ -113,5 +117,7 @@ OBLIGATIONS = [
         check=AllOf(**{f"n{nn}_d{dd}": Identity(lambda nn=nn, dd=dd: attention_mults(nn, dd), 2 * nn**2 * dd) for nn, dd in ATTN_GRID}),
         expect=HOLDS,
         reason="n^2 dot products of length d, then n^2 weighted sums of d-vectors",
+        over=(n, d),
+        note=f"counted for (n, d) in {ATTN_GRID}",
     ),
 ]

@@ -59,8 +59,13 @@ def _ordered(symbols: set[sp.Symbol]) -> tuple[sp.Symbol, ...]:
     return tuple(sorted(symbols, key=lambda s: s.name))
 
 
-def _point_dict(point: Mapping[sp.Symbol, float]) -> dict[str, float]:
-    return {s.name: v for s, v in sorted(point.items(), key=lambda kv: kv[0].name)}
+def _point_dict(point: Mapping[sp.Symbol, float], closed: Any = None) -> dict[str, Any]:
+    """A point as {name: value}; a statement without free symbols is its own
+    counterexample, recorded as {"closed_statement": ...}."""
+    out = {s.name: v for s, v in sorted(point.items(), key=lambda kv: kv[0].name)}
+    if not out and closed is not None:
+        out = {"closed_statement": closed}
+    return out
 
 
 def _num(value: Any) -> Any:
@@ -145,7 +150,7 @@ class Identity(Check):
         values = {"lhs": _num(evaluate_at(lhs, found.point)), "rhs": _num(evaluate_at(rhs, found.point)), "residual": _num(found.value)}
         return Finding(Verdict.REFUTED, f"residual {_short(simplified)} is nonzero: at {_point_dict(found.point)} lhs = {values['lhs']:.10g}, rhs = {values['rhs']:.10g}"
                        if not isinstance(values["lhs"], str) and not isinstance(values["rhs"], str) else f"residual {_short(simplified)} is nonzero at {_point_dict(found.point)}",
-                       _point_dict(found.point), values, exprs, ("residual simplification", "numeric search"), stats)
+                       _point_dict(found.point, f"{_s(lhs)} == {_s(rhs)}"), values, exprs, ("residual simplification", "numeric search"), stats)
 
 
 @dataclass(frozen=True)
@@ -361,9 +366,10 @@ class Sign(Check):
     intervals: Intervals = field(default_factory=dict)
     where: Where = None
     hints: Sequence[Mapping[sp.Symbol, float]] = ()
+    about: Sequence[Any] = ()  # the original sides, when `expr` is their difference
 
     def symbols(self) -> set[sp.Symbol]:
-        return _free(self.expr)
+        return _free(self.expr, *self.about)
 
     def run(self, seed: int = 0, samples: int = DEFAULT_SAMPLES) -> Finding:
         sign, strict = _RELATIONS[self.relation]
@@ -389,7 +395,7 @@ class Sign(Check):
         if found.point is not None:
             value = sign * found.value
             return Finding(Verdict.REFUTED, f"{_short(self.expr)} {self.relation} 0 fails at {_point_dict(found.point)}: value {value:.10g}",
-                           _point_dict(found.point), {"value": value}, exprs, tuple(methods), stats)
+                           _point_dict(found.point, f"{_s(self.expr)} {self.relation} 0"), {"value": value}, exprs, tuple(methods), stats)
         undecided = sum(p is not True for p in proofs)
         return Finding(Verdict.INCONCLUSIVE, f"SymPy could not decide the sign ({undecided} of {len(cases)} cases open) and no counterexample was found in {found.samples} seeded samples (seed {seed})",
                        expressions=exprs, methods=tuple(methods), scalars=stats)
@@ -402,7 +408,7 @@ def Inequality(lhs: Any, op: str, rhs: Any, **kwargs: Any) -> Sign:
     """lhs op rhs, checked as the sign of the difference (rhs - lhs for <=, <)."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     expr = rhs - lhs if op in ("<=", "<") else lhs - rhs
-    return Sign(expr, _OPS[op], **kwargs)
+    return Sign(expr, _OPS[op], about=(lhs, rhs), **kwargs)
 
 
 class AllOf(Check):

@@ -64,12 +64,13 @@ class Obligation:
     reason: str
     follows: str = ""
     note: str = ""
+    over: tuple[sp.Symbol, ...] = ()  # quantified symbols the check does not show (e.g. sizes checked on a grid)
 
     def symbols(self) -> dict[str, str]:
         """Symbol name -> its assumptions, plus search intervals where stated."""
         domain = self.check.domain()
         out = {}
-        for s in sorted(self.check.symbols(), key=lambda s: s.name):
+        for s in sorted(self.check.symbols() | set(self.over), key=lambda s: s.name):
             text = describe_symbol(s)
             if s.name in domain:
                 lo, hi = domain[s.name]
