@@ -174,8 +174,10 @@ def series_figure(axis_name: str, axis: np.ndarray, curves: Mapping[str, np.ndar
         c = np.asarray(curve, float)
         cols = c.reshape(c.shape[0], -1)[:, :12]
         style = "--" if _bound_like(name) else "-"
-        for j in range(cols.shape[1]):
-            ax.plot(x, cols[:, j], style, lw=1.2 if cols.shape[1] == 1 else 0.8, label=name if j == 0 else None)
+        colour = None
+        for j in range(cols.shape[1]):  # the columns of one 2-D curve share its colour
+            (line,) = ax.plot(x, cols[:, j], style, lw=1.2 if cols.shape[1] == 1 else 0.8, color=colour, label=name if j == 0 else None)
+            colour = line.get_color()
         finite = cols[np.isfinite(cols)]
         if finite.size:
             positive &= bool(np.all(finite > 0))
