@@ -1,5 +1,43 @@
-"""ODE solving backends. `diffrax` is the reference path (float64, adaptive)."""
+"""ODE solving backends behind one protocol (`nacverify.solvers.base`).
 
-from ._diffrax import EnsembleSolution, solve_ensemble
+`diffrax` is the reference path (float64, adaptive); `scipy` (DOP853, Radau, LSODA) and
+`mpmath` (arbitrary-precision Taylor series) are independent solvers available everywhere;
+`julia` (OrdinaryDiffEq via juliacall) runs where a Julia installation exists and is
+reported unavailable, with what was looked for, elsewhere.
+"""
 
-__all__ = ["EnsembleSolution", "solve_ensemble"]
+from ._diffrax import EnsembleSolution, solve_ensemble, solve_system
+from .base import (
+    BACKEND_NAMES,
+    Availability,
+    Backend,
+    Discrepancy,
+    Solution,
+    backend_status,
+    discrepancy,
+    get_backend,
+    pairwise,
+    parse_backends,
+    require_backend,
+)
+from .problem import Problem, ltc_as_problem, nac_problem
+
+__all__ = [
+    "BACKEND_NAMES",
+    "Availability",
+    "Backend",
+    "Discrepancy",
+    "EnsembleSolution",
+    "Problem",
+    "Solution",
+    "backend_status",
+    "discrepancy",
+    "get_backend",
+    "ltc_as_problem",
+    "nac_problem",
+    "pairwise",
+    "parse_backends",
+    "require_backend",
+    "solve_ensemble",
+    "solve_system",
+]

@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import NacverifyError
 from ..odes import logit_rhs
 
-__all__ = ["EnsembleSolution", "solve_ensemble", "max_norm"]
+__all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm"]
 
 
 def max_norm(y) -> jax.Array:
@@ -84,6 +84,54 @@ def solve_ensemble(
         jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
     ys, accepted, rejected, result = _solve(
         coefficients, a0, ts, float(rtol), float(atol), jumps, solver or diffrax.Tsit5(), int(max_steps)
+    )
+    if result != diffrax.RESULTS.successful:
+        raise NacverifyError(f"diffrax did not reach t1: {result}")
+    return EnsembleSolution(np.asarray(ts), np.asarray(ys).T, int(accepted), int(rejected))
+
+
+@functools.partial(eqx.filter_jit)
+def _solve_system(vector_field, args, y0, ts, rtol, atol, jump_ts, solver, max_steps):
+    controller = diffrax.PIDController(rtol=rtol, atol=atol, norm=max_norm)
+    if jump_ts is not None:
+        controller = diffrax.ClipStepSizeController(controller, jump_ts=jump_ts)
+    sol = diffrax.diffeqsolve(
+        diffrax.ODETerm(vector_field),
+        solver,
+        t0=ts[0],
+        t1=ts[-1],
+        dt0=None,
+        y0=y0,
+        args=args,
+        saveat=diffrax.SaveAt(ts=ts),
+        stepsize_controller=controller,
+        max_steps=max_steps,
+        throw=False,
+    )
+    return sol.ys, sol.stats["num_accepted_steps"], sol.stats["num_rejected_steps"], sol.result
+
+
+def solve_system(
+    vector_field,
+    args,
+    y0: np.ndarray,
+    ts: np.ndarray,
+    *,
+    rtol: float = 1e-10,
+    atol: float = 1e-12,
+    jump_ts: tuple[float, ...] = (),
+    solver: diffrax.AbstractSolver | None = None,
+    max_steps: int = 1_000_000,
+) -> EnsembleSolution:
+    """Solve y' = vector_field(t, y, args) from y0 (D,), saving at `ts`; the same PID
+    control (max norm) and jump handling as `solve_ensemble`. `vector_field` should be a
+    module-level function (it is a static argument of the compiled solve)."""
+    y0 = jnp.asarray(y0, dtype=jnp.float64)
+    ts = jnp.asarray(ts, dtype=jnp.float64)
+    inside = [t for t in sorted(set(jump_ts)) if float(ts[0]) < t < float(ts[-1])]
+    jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
+    ys, accepted, rejected, result = _solve_system(
+        vector_field, args, y0, ts, float(rtol), float(atol), jumps, solver or diffrax.Tsit5(), int(max_steps)
     )
     if result != diffrax.RESULTS.successful:
         raise NacverifyError(f"diffrax did not reach t1: {result}")
