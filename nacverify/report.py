@@ -306,6 +306,6 @@ def read_report(path: str | os.PathLike) -> ReportData:
             sections = {name: _read_group(item) for name, item in handle.items() if name != "claims" and isinstance(item, h5py.Group)}
     except ReportError:
         raise
-    except (OSError, KeyError, ValueError) as exc:
+    except (OSError, KeyError, ValueError, AttributeError, TypeError) as exc:  # e.g. a dangling link: item None
         raise ReportError(f"{source} is corrupt or unreadable: {exc}") from exc
     return ReportData(source, attrs, claims, sections)

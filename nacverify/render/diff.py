@@ -5,7 +5,8 @@ A claim is matched by its id. With OLD and NEW its record in each report, a
 
 - R1: OLD as expected (``verdict == expected``) and NEW not as expected
   (NEW's verdict differs from NEW's expected verdict);
-- R2: OLD verdict ``holds`` and NEW verdict anything else;
+- R2: OLD verdict ``holds`` and NEW verdict anything else (even when NEW is as expected:
+  what held and no longer holds asks for a look before the baseline is updated);
 - R3: the claim is in OLD and missing from NEW (unless ``allow_missing``): a check that
   no longer runs no longer shows anything;
 - R4 (the report as a whole): NEW is marked incomplete (an interrupted run).
