@@ -87,6 +87,7 @@ def _load(search: JuliaSearch):
         raise EnvironmentProblem(f"julia backend: Julia {search.version_text} at {search.executable} could not load NACVerify.jl: {type(exc).__name__}: {exc}") from exc
     _STATE["module"] = module
     _STATE["main"] = jl
+    _STATE["version"] = f"Julia {jl.seval('string(VERSION)')}"
     return module
 
 
