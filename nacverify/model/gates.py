@@ -49,6 +49,10 @@ class Dense(eqx.Module):
         return x @ self.weight + self.bias
 
 
+def _columns(x: jax.Array) -> tuple[jax.Array, ...]:
+    return tuple(x[..., i] for i in range(x.shape[-1]))
+
+
 def _split_rows(weight: jax.Array, depth: int) -> tuple[jax.Array, jax.Array]:
     return weight[:depth], weight[depth:]
 
@@ -113,14 +117,16 @@ class NCPBackbone(eqx.Module):
         return self.cell.unfold(pre, self.steps, self.plan)
 
     def token_parts(self, q: jax.Array, k: jax.Array):
-        """Per-token parts fq (..., Tq, F), fk (..., Tk, F) whose gathered pair sums feed
-        `pair_outputs`, and a context computed once from the parameters."""
+        """Per-token parts (fq, fk) whose pair sums feed `pair_outputs`, and a context computed
+        once from the parameters. Affine backbone: tuples of n_out arrays (..., T), one per motor
+        output (no feature axis: XLA's CPU backend runs those much faster in the chunk loop);
+        otherwise one array (..., T, F) of first-step pre-activations."""
         if not self.input_dependent:
-            return q[..., :0], k[..., :0], self._outputs(jnp.zeros((2 * self.depth,), self.cell.bias.dtype))
+            return (), (), self._outputs(jnp.zeros((2 * self.depth,), self.cell.bias.dtype))
         if self.cell.activation == "linear":
             A, c = self._affine()
             Aq, Ak = _split_rows(A, self.depth)
-            return q @ Aq, k @ Ak, c
+            return _columns(q @ Aq), _columns(k @ Ak), c
         cols = np.asarray(self.plan[1], dtype=np.int32)
         W = (self.cell.input_kernel * self.cell.input_mask)[:, cols]
         Wq, Wk = _split_rows(W, self.depth)
@@ -136,13 +142,15 @@ class NCPBackbone(eqx.Module):
         A = jax.jacfwd(self._outputs)(zero).T  # (2D, n_out)
         return A, c
 
-    def pair_outputs(self, s: jax.Array, ctx) -> jax.Array:
-        """Motor outputs (..., n_out) from pair sums s (..., F) of `token_parts` and its context."""
+    def pair_outputs(self, s, ctx, shape: tuple[int, ...]) -> list[jax.Array]:
+        """Motor outputs, a list of n_out arrays of the pair shape, from the pair sums s of
+        `token_parts` (same structure) and its context."""
         if not self.input_dependent:
-            return jnp.broadcast_to(ctx, s.shape[:-1] + (self.n_out,))
+            return [jnp.broadcast_to(ctx[i], shape) for i in range(self.n_out)]
         if self.cell.activation == "linear":
-            return s + ctx
-        return self.cell.unfold(s, self.steps, self.plan)
+            return [s[i] + ctx[i] for i in range(self.n_out)]
+        y = self.cell.unfold(s, self.steps, self.plan)
+        return [y[..., i] for i in range(self.n_out)]
 
     def outputs_literal(self, u: jax.Array) -> jax.Array:
         """The same outputs by iterating Algorithm 1 (`NCPCell.step`) on full matrices."""
@@ -171,10 +179,10 @@ class FCBackbone(eqx.Module):
 
     def token_parts(self, q, k):
         Wq, Wk = _split_rows(self.dense.weight, self.depth)
-        return q @ Wq, k @ Wk, self.dense.bias
+        return _columns(q @ Wq), _columns(k @ Wk), self.dense.bias
 
-    def pair_outputs(self, s, ctx):
-        return s + ctx
+    def pair_outputs(self, s, ctx, shape):
+        return [s[i] + ctx[i] for i in range(self.n_out)]
 
     def outputs_literal(self, u):
         return self.dense(u)
@@ -194,26 +202,30 @@ class PseudoTime(eqx.Module):
         self.depth = int(depth)
 
     def token_parts(self, q, k):
-        W = jnp.concatenate([self.t_a.weight, self.t_b.weight], axis=1)  # (2D, 2)
-        Wq, Wk = _split_rows(W, self.depth)
-        return q @ Wq, k @ Wk
+        """Per-token parts ((a_q, b_q), (a_k, b_k)), each (..., T): the pair's t_a(u) - bias is
+        a_q[i] + a_k[j] (likewise t_b). Kept as separate arrays without a feature axis, which
+        XLA's CPU backend runs much faster inside the query-chunk loop."""
+        d = self.depth
+        wa, wb = self.t_a.weight[:, 0], self.t_b.weight[:, 0]
+        return (q @ wa[:d], q @ wb[:d]), (k @ wa[d:], k @ wb[d:])
 
-    def from_sums(self, s: jax.Array, t_sample) -> jax.Array:
-        """t_pseudo (...) from pair sums s (..., 2) and the sample time t (broadcastable)."""
-        a = s[..., 0] + self.t_a.bias[0]
-        b = s[..., 1] + self.t_b.bias[0]
-        return jax.nn.sigmoid(a * t_sample + b)
+    def from_sums(self, a: jax.Array, b: jax.Array, t_sample) -> jax.Array:
+        """t_pseudo from the pair sums a, b of `token_parts` and the sample time t (broadcastable)."""
+        return jax.nn.sigmoid((a + self.t_a.bias[0]) * t_sample + b + self.t_b.bias[0])
 
     def literal(self, u: jax.Array, t_sample) -> jax.Array:
         return jax.nn.sigmoid(self.t_a(u)[..., 0] * t_sample + self.t_b(u)[..., 0])
 
 
-def gates_from_outputs(y: jax.Array, head: str, tau_epsilon: float) -> tuple[jax.Array, jax.Array]:
-    """(phi, omega) from the backbone's motor outputs (eq. 15-16)."""
+def gates_from_outputs(y, head: str, tau_epsilon: float) -> tuple[jax.Array, jax.Array]:
+    """(phi, omega) from the backbone's motor outputs y (a sequence of n_out arrays, or an
+    array with the outputs on its last axis) (eq. 15-16)."""
+    if not isinstance(y, (list, tuple)):
+        y = [y[..., i] for i in range(y.shape[-1])]
     if head == "shared":
-        x_phi = x_omega = y[..., 0]
+        x_phi = x_omega = y[0]
     elif head == "split":
-        x_phi, x_omega = y[..., 0], y[..., 1]
+        x_phi, x_omega = y[0], y[1]
     else:
         raise BadInput(f"unknown head {head!r}; choose from {', '.join(HEADS)}")
     return jax.nn.sigmoid(x_phi), jax.nn.softplus(x_omega) + tau_epsilon

@@ -111,6 +111,18 @@ class GateTrace(NamedTuple):
     output: jax.Array  # (B, Tq, d_model)
 
 
+def _pair_sum(tq: jax.Array, tk: jax.Array, idx: jax.Array | None) -> jax.Array:
+    """Pair value tq[i] + tk[j] for the selected keys (idx) or all keys (idx None).
+    tq (B, H, Tq[, F]), tk (B, H, Tk[, F]) -> (B, H, Tq, K[, F])."""
+    if tq.ndim == 3:
+        if idx is None:
+            return tq[..., :, None] + tk[..., None, :]
+        return tq[..., :, None] + gather_keys(tk[..., None], idx)[..., 0]
+    if idx is None:
+        return tq[..., :, None, :] + tk[..., None, :, :]
+    return tq[..., :, None, :] + gather_keys(tk, idx)
+
+
 def _masked_softmax(a: jax.Array, valid: jax.Array) -> jax.Array:
     a = jnp.where(valid, a, -jnp.inf)
     m = jnp.max(a, axis=-1, keepdims=True)
@@ -190,7 +202,7 @@ class NAC(eqx.Module):
             bs = max(1, math.isqrt(tk))
             width = max(-(-tk // bs), -(-cfg.topk // bs) * bs * cfg.depth)
         else:
-            width = tk * (cfg.depth if cfg.curation == "pairwise" else 1)
+            width = tk
         c = max(1, CHUNK_BUDGET // max(1, batch * cfg.num_heads * width))
         c = 1 << int(math.floor(math.log2(c)))
         return min(c, tq)
@@ -207,22 +219,23 @@ class NAC(eqx.Module):
         pairwise = cfg.curation == "pairwise"
         need_t = cfg.mode == "exact" or trace
         if pairwise:
-            s = fq[..., :, None, :] + fk[..., None, :, :]
-            ts = tq_parts[..., :, None, :] + tk_parts[..., None, :, :] if need_t else None
             idx = None
-            valid = jnp.ones(s.shape[:-1], bool) if key_valid is None else jnp.broadcast_to(key_valid[..., None, :], s.shape[:-1])
+            shape = qc.shape[:-1] + (kh.shape[-2],)
+            valid = jnp.ones(shape, bool) if key_valid is None else jnp.broadcast_to(key_valid[..., None, :], shape)
             t_sample = key_times[..., None, :] if key_times is not None else 1.0
             mask_sel = key_mask[..., None, :] if key_mask is not None else None
         else:
             sel = self._select(qc, kh, layout, key_valid)
             idx, valid = sel.indices, sel.valid
-            s = fq[..., :, None, :] + gather_keys(fk, idx)
-            ts = tq_parts[..., :, None, :] + gather_keys(tk_parts, idx) if need_t else None
+            shape = idx.shape
             t_sample = gather_keys(key_times[..., None], idx)[..., 0] if key_times is not None else 1.0
             mask_sel = gather_keys(key_mask[..., None], idx)[..., 0] if key_mask is not None else None
-        y = self.backbone.pair_outputs(s, ctx)
+        pair = lambda a, b: _pair_sum(a, b, idx)  # noqa: E731
+        s = jax.tree_util.tree_map(pair, fq, fk)
+        ts = jax.tree_util.tree_map(pair, tq_parts, tk_parts) if need_t else None
+        y = self.backbone.pair_outputs(s, ctx, shape)
         phi, omega = gates_from_outputs(y, cfg.head, cfg.tau_epsilon)
-        t_pseudo = self.time.from_sums(ts, t_sample) if need_t else jnp.ones_like(phi)
+        t_pseudo = self.time.from_sums(*ts, t_sample) if need_t else jnp.ones_like(phi)
         a = logits(phi, omega, t_pseudo, cfg.mode, euler_steps=cfg.euler_steps, delta_t=cfg.delta_t)
         if cfg.backbone == "reference" and mask_sel is not None:
             a = a * mask_sel.astype(a.dtype)
@@ -276,10 +289,10 @@ class NAC(eqx.Module):
             pad = n * c - tq
 
             def chunks(a):
-                a = jnp.pad(a, [(0, 0), (0, 0), (0, pad), (0, 0)])
+                a = jnp.pad(a, [(0, 0), (0, 0), (0, pad)] + [(0, 0)] * (a.ndim - 3))
                 return jnp.moveaxis(a.reshape(a.shape[:2] + (n, c) + a.shape[3:]), 2, 0)
 
-            res = jax.lax.map(attend, (chunks(qh), chunks(fq), chunks(tq_parts)))
+            res = jax.lax.map(attend, jax.tree_util.tree_map(chunks, (qh, fq, tq_parts)))
             res = {k_: jnp.moveaxis(v_, 0, 2).reshape(v_.shape[1:3] + (n * c,) + v_.shape[4:])[:, :, :tq] for k_, v_ in res.items()}
         out = res["out"].transpose(0, 2, 1, 3).reshape(b, tq, cfg.d_model)
         out = self.out_proj(out)
@@ -310,7 +323,8 @@ class NAC(eqx.Module):
         """(phi, omega) of pair inputs u (..., 2 depth) through the fast path of the model."""
         depth = self.config.depth
         fq, fk, ctx = self.backbone.token_parts(u[..., :depth], u[..., depth:])
-        y = self.backbone.pair_outputs(fq + fk, ctx)
+        s = jax.tree_util.tree_map(lambda a, b: a + b, fq, fk)
+        y = self.backbone.pair_outputs(s, ctx, u.shape[:-1])
         return gates_from_outputs(y, self.config.head, self.config.tau_epsilon)
 
     def gates_literal(self, u: jax.Array) -> tuple[jax.Array, jax.Array]:
