@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.table import Table
 
 from nacverify.claims import Result, Verdict
@@ -98,9 +99,9 @@ def verdict_table(results: Iterable[Result], title: str | None = None, extra: di
     table.add_column("message", overflow="fold")
     for result in results:
         mark = "" if result.as_expected else " [bold red]≠[/]"
-        row = [result.claim.id, verdict_text(result.verdict) + mark, result.claim.expected.value]
-        row += [fn(result) for fn in (extra or {}).values()]
-        row.append(result.outcome.message)
+        row = [escape(result.claim.id), verdict_text(result.verdict) + mark, result.claim.expected.value]
+        row += [escape(fn(result)) for fn in (extra or {}).values()]
+        row.append(escape(result.outcome.message))
         table.add_row(*row)
     return table
 

@@ -26,7 +26,10 @@ def _register_commands() -> None:
     from .frozen_error import frozen_error
 
     app.command("frozen-error")(frozen_error)
+    app.command("check")(__import__("nacverify.cli.check", fromlist=["check"]).check)
     app.command("prove")(__import__("nacverify.cli.prove", fromlist=["prove"]).prove)
+    app.add_typer(__import__("nacverify.cli.solve", fromlist=["solve_app"]).solve_app, name="solve")
+    app.command("backends")(__import__("nacverify.cli.backends", fromlist=["backends"]).backends)
 
 
 _register_commands()

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import numpy as np
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from nacverify.errors import BadInput
@@ -36,7 +37,7 @@ def show(
             table.add_column(col, overflow="fold")
         for rec in data.claims.values():
             mark = "" if rec.verdict == rec.expected else " [bold red]≠[/]"
-            table.add_row(rec.id, verdict_text(rec.verdict) + mark, rec.expected, rec.message)
+            table.add_row(escape(rec.id), verdict_text(rec.verdict) + mark, rec.expected, escape(rec.message))
         console.print(table)
         return
     if claim not in data.claims:

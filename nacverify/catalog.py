@@ -2,3 +2,4 @@
 
 from . import frozen_claims  # noqa: F401
 from .symbolic import claims as _symbolic_claims  # noqa: F401
+from .checks import claims as _numeric_claims  # noqa: F401

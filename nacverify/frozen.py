@@ -59,6 +59,7 @@ import numpy as np
 
 from .claims import Evidence, Outcome, Verdict
 from .errors import BadInput, Interrupted
+from .margins import solver_margin
 from .odes import frozen_solution
 from .regimes import NAMED_REGIMES, STEP_GRID, Regime, custom_regime, named_regime, sample_regime
 from .solvers import solve_ensemble
@@ -325,8 +326,7 @@ def _measure(spec: RegimeSpec, regime: Regime, opts: SolveOptions, t: np.ndarray
     a0 = regime.params["a0"]
     a_var = first.ys
     a_frz = np.asarray(frozen_solution(t[None, :], a0[:, None], regime.facts.phi0[:, None], regime.facts.omega0[:, None]))
-    err = np.maximum.accumulate(np.abs(first.ys - tight.ys), axis=1)
-    margin = err + ROUNDING * (np.abs(a_var) + np.abs(a_frz))
+    margin = solver_margin(first.ys, tight.ys, opts.rtol / TIGHTER_FACTOR, opts.atol / TIGHTER_FACTOR) + ROUNDING * np.abs(a_frz)
     margin[:, 0] = 0.0  # a(0) = a0 exactly in both
     phi, omega = _evaluate_gates(regime, t)
     bounds = bound_curves(t, regime.facts, a0)

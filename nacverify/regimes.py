@@ -49,6 +49,7 @@ __all__ = [
     "STEP_GRID",
     "Coefficients",
     "ShapeFamily",
+    "ConstantCoefficients",
     "FormulaCoefficients",
     "CoefficientFacts",
     "named_regime",
@@ -109,6 +110,19 @@ def _shape(kind: str, x, shape, xp):
 def shape_function(kind: str, T: float, shape: float) -> Callable[[float], float]:
     """g(t) of one member as a plain numpy function (for per-trajectory baselines)."""
     return lambda t: float(_shape(kind, np.float64(t) / T, np.float64(shape), np))
+
+
+class ConstantCoefficients(Coefficients):
+    """Gates constant in t (Theorem 1 and Corollaries 1-3 of seed 001): phi, omega (N,)."""
+
+    phi_values: jax.Array
+    omega_values: jax.Array
+
+    def phi(self, t):
+        return self.phi_values
+
+    def omega(self, t):
+        return self.omega_values
 
 
 class ShapeFamily(Coefficients):

@@ -1,0 +1,88 @@
+"""`nacverify check`: every registered claim, one table, one report, the gate."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nacverify import claims as claim_registry
+from nacverify.claims import CheckContext, evaluate
+from nacverify.errors import BadInput, Interrupted
+from nacverify.report import Report, check_writable, default_report_path, write_report
+
+from ._common import EXIT_ENVIRONMENT, command_line, console, fail, gate_exit, guarded, progress_bar, verdict_table
+
+GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "model")
+
+
+def _ordered(claims):
+    rank = {g: i for i, g in enumerate(GROUP_ORDER)}
+    return sorted(claims, key=lambda c: (rank.get(c.group, len(rank)), c.id))
+
+
+@guarded
+def check(
+    only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm1.*' (repeatable).")] = None,
+    list_only: Annotated[bool, typer.Option("--list", help="List the selected claims and exit.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Fewer random draws and shorter searches (for CI).")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of every random draw.")] = 0,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/check-<UTC>.h5].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+    gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
+) -> None:
+    """Run every registered claim (symbolic, frozen-error, numeric, LTC, model), print one table, write one report."""
+    import nacverify.catalog  # noqa: F401  (registers every claim provider)
+
+    claims = _ordered(claim_registry.select(only))
+    if not claims:
+        raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify check --list`)")
+    if list_only:
+        table = Table(title=f"{len(claims)} claims")
+        for col in ("claim", "group", "source", "expected"):
+            table.add_column(col, overflow="fold")
+        for c in claims:
+            table.add_row(escape(c.id), c.group, escape(c.source), c.expected.value)
+        console.print(table)
+        return
+    out_path = check_writable(out or default_report_path("check"), overwrite=force)
+    report = Report(command=command_line(), seed=seed)
+    groups = defaultdict(list)
+    for c in claims:
+        groups[c.group].append(c)
+    start = time.perf_counter()
+    try:
+        with progress_bar() as bar:
+            for group, members in groups.items():
+                task = bar.add_task(f"{group:<13}", total=len(members))
+                for claim in members:
+                    bar.update(task, description=f"{group:<13} {claim.id}")
+                    ctx = CheckContext(seed=seed, quick=quick)
+                    report.results.append(evaluate(claim, ctx))
+                    bar.advance(task)
+                bar.update(task, description=f"{group:<13}")
+    except (KeyboardInterrupt, Interrupted) as exc:
+        report.complete = False
+        report.note = f"interrupted after {len(report.results)} of {len(claims)} claims"
+        path = write_report(report, out_path, overwrite=force)
+        raise fail(f"{report.note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from exc
+    elapsed = time.perf_counter() - start
+    report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims)}
+    console.print(verdict_table(report.results, title=f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)",
+                                extra={"s": lambda r: f"{r.seconds:.2f}"}))
+    counts = defaultdict(int)
+    for r in report.results:
+        counts[r.verdict.value] += 1
+    console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
+    for r in report.results:
+        if r.verdict.value == "refuted" and r.outcome.evidence.witness:
+            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.outcome.evidence.witness.items())
+            console.print(f"witness {r.claim.id}: {w}", markup=False)
+    path = write_report(report, out_path, overwrite=force)
+    console.print(f"report: {path}", markup=False)
+    raise typer.Exit(gate_exit(report.results, gate))

@@ -1,0 +1,1 @@
+"""Numerical claim checks (diffrax trajectories, seeded random draws, adversarial search)."""

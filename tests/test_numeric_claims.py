@@ -1,0 +1,105 @@
+"""Numerical Theorem 1 / Corollary checks and the `check` gate."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from nacverify import claims as registry
+from nacverify.checks.nac_corollaries import corollary_claims, euler_order
+from nacverify.checks.nac_stability import euler_invariance_threshold, euler_iterates, reference_euler_break, thm1_claims
+from nacverify.claims import CheckContext, Verdict, evaluate
+from nacverify.cli.app import app
+
+QUICK = CheckContext(seed=0, quick=True)
+
+
+def _claim(cid):
+    return {c.id: c for c in [*thm1_claims(), *corollary_claims()]}[cid]
+
+
+def test_euler_counterexample_refuted_and_witness_reevaluated():
+    result = evaluate(_claim("nac.thm1.euler"), QUICK)
+    assert result.verdict == Verdict.REFUTED
+    w = result.outcome.evidence.witness
+    a1 = w["a0"] + w["dt"] * (-w["omega"] * w["a0"] + w["phi"])  # one Euler step by hand
+    assert a1 > w["M"] and a1 == pytest.approx(w["a1"])
+    s = result.outcome.evidence.scalars
+    assert 1.0 <= s["invariance_breaks_at_dt_omega"] <= 1.0 + s["grid_step"]
+    assert 2.0 <= s["divergence_from_dt_omega"] <= 2.0 + 2 * s["grid_step"]
+    assert result.outcome.evidence.arrays["dt_omega"].shape == result.outcome.evidence.arrays["fraction_leaving"].shape
+
+
+def test_invariance_threshold_by_hand():
+    # one connection: A is an endpoint of [min(0, A), max(0, A)] -> threshold 1
+    assert euler_invariance_threshold(np.array([0.0]), np.array([2.0]), np.array([2.0]))[0] == 1.0
+    # [m, M] = [-1, 1], A = 0.5: rho = 1.5 / 0.5 = 3 -> 1 + 1/3
+    assert euler_invariance_threshold(np.array([-1.0]), np.array([1.0]), np.array([0.5]))[0] == pytest.approx(4 / 3)
+    # at h = 4/3 the image of m = -1 is exactly M = 1; just above it leaves
+    h = 4 / 3
+    assert 0.5 + (1 - h) * (-1 - 0.5) == pytest.approx(1.0)
+    assert 0.5 + (1 - h * 1.001) * (-1 - 0.5) > 1.0
+    assert evaluate(_claim("nac.thm1.euler.condition"), QUICK).verdict == Verdict.HOLDS
+
+
+def test_reference_defaults_break_where_omega_exceeds_two():
+    x_star = math.log(math.exp(2 - 1e-6) - 1)  # softplus(x) + 1e-6 = 2
+    assert x_star == pytest.approx(1.8545854, abs=1e-6)
+    x, excursion, _ = reference_euler_break(x=np.array([x_star - 1e-4, x_star + 1e-4]))
+    assert excursion[0] <= 1e-12 and excursion[1] > 0
+    result = evaluate(_claim("nac.thm1.euler.reference"), QUICK)
+    assert result.verdict == Verdict.REFUTED
+    assert result.outcome.evidence.scalars["x_break_exact"] == pytest.approx(x_star)
+
+
+def test_euler_order_against_literal_iteration():
+    phi, omega, a0 = 0.7, 2.0, -1.0
+    exact = phi / omega + (a0 - phi / omega) * math.exp(-omega)
+    errs = [abs(euler_iterates(a0, phi, omega, 1 / n, n)[-1] - exact) for n in (256, 512, 1024)]
+    assert math.log2(errs[0] / errs[1]) == pytest.approx(1.0, abs=0.02)
+    assert math.log2(errs[1] / errs[2]) == pytest.approx(1.0, abs=0.02)
+    _, _, slopes = euler_order(phi, omega, a0)
+    assert slopes[0] == pytest.approx(1.0, abs=0.02)
+    # a method of order 2 (Heun) must not pass as order 1: the fit really measures the order
+    def heun(n):
+        a, dt = a0, 1 / n
+        for _ in range(n):
+            k1 = -omega * a + phi
+            k2 = -omega * (a + dt * k1) + phi
+            a = a + dt * (k1 + k2) / 2
+        return abs(a - exact)
+
+    assert math.log2(heun(256) / heun(512)) == pytest.approx(2.0, abs=0.05)
+
+
+@pytest.mark.parametrize("cid", ["nac.thm1.continuous", "nac.cor1", "nac.cor2", "nac.cor3", "nac.euler.order"])
+def test_true_statements_hold(cid):
+    result = evaluate(_claim(cid), QUICK)
+    assert result.verdict == Verdict.HOLDS, result.outcome.message
+
+
+def test_cor3_formula_by_hand():
+    # a0 = 2, a* = 0 (phi = 0), omega = 0.5, delta = 0.01: t = 2 ln(200)
+    t = np.linspace(0, 12, 1_200_001)
+    a = 2 * np.exp(-0.5 * t)
+    assert t[np.argmax(np.abs(a) <= 0.01)] == pytest.approx(2 * math.log(200), abs=2e-5)
+
+
+runner = CliRunner()
+
+
+def test_check_gate_both_directions(tmp_path, monkeypatch):
+    res = runner.invoke(app, ["check", "--only", "nac.euler.order", "--only", "nac.thm1.euler.reference", "--quick", "--out", str(tmp_path / "a.h5")])
+    assert res.exit_code == 0, res.output
+    import nacverify.catalog  # noqa: F401
+
+    claims = dict(registry._REGISTRY)
+    for cid, flipped in (("nac.euler.order", Verdict.REFUTED), ("nac.thm1.euler.reference", Verdict.HOLDS)):
+        monkeypatch.setitem(registry._REGISTRY, cid, dataclasses.replace(claims[cid], expected=flipped))
+        res = runner.invoke(app, ["check", "--only", cid, "--quick", "--out", str(tmp_path / f"{cid}.h5")])
+        assert res.exit_code == 1, res.output
+        monkeypatch.setitem(registry._REGISTRY, cid, claims[cid])
+    res = runner.invoke(app, ["check", "--only", "nothing.matches", "--out", str(tmp_path / "n.h5")])
+    assert res.exit_code == 2
