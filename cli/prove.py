@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Annotated, Optional
@@ -83,6 +84,7 @@ def prove(
 
     report = Report(command=command_line(), seed=seed)
     entries: list[ProofEntry] = []
+    start = time.perf_counter()
     try:
         with progress_bar() as bar:
             task = bar.add_task("proving", total=len(obligations))
@@ -98,14 +100,15 @@ def prove(
         path = write_report(report, out_path, overwrite=force)
         raise fail(f"interrupted; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
 
+    wall = time.perf_counter() - start
     report.results = [e.result for e in entries]
-    report.sections = report_sections(entries, seed, samples)
+    report.sections = report_sections(entries, seed, samples, wall_seconds=wall)
     console.print(_results_table(entries))
     _details(entries)
     counts = Counter(e.result.verdict.value for e in entries)
     total = sum(e.result.seconds for e in entries)
     summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
-    console.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking (seed {seed}, {samples} samples)", markup=False)
+    console.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking, {wall:.1f} s wall (seed {seed}, {samples} samples)", markup=False)
     path = write_report(report, out_path, overwrite=force)
     console.print(f"report: {path}", markup=False)
     raise typer.Exit(gate_exit(report.results, gate))

@@ -9,7 +9,7 @@ construction of Theorem 2 (001 B.3, eq. 42-44; 000 eq. 52-54).
     a*    = phi / omega  (~ q.k / sqrt(d_k) in 001)   (18)
 """
 
-from sympy import E, Symbol, exp, log, oo, sqrt, symbols
+from sympy import E, Max, Min, Rational, Symbol, exp, log, oo, sqrt, symbols
 
 from nacverify.symbolic import (
     HOLDS, REFUTED, SEED000, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve, Within,
@@ -40,6 +40,13 @@ ceiling = E / (E + K - 1)                                        # e^1 / (e^1 + 
 top_weight = (E / (1 + y)) / (E / (1 + y) + (K - 1) * (1 + s_))
 omega_one_x = log(exp(1 - eps_pos) - 1)                         # softplus(x) + eps = 1
 single_key_output = exp(a) / exp(a) * v                          # T = 1: softmax over one key, times v
+
+# Euler mode of the reference implementation: a = 0, then 5 times a = a + delta_t (-omega a + phi), delta_t = 0.5,
+# with phi = sigmoid(x), omega = softplus(x) + tau_epsilon (tau_epsilon = 1e-6)
+TAU_EPSILON, DELTA_T, EULER_STEPS = Rational(1, 10**6), Rational(1, 2), 5
+phi_ref, omega_ref = sigmoid(x), softplus(x) + TAU_EPSILON
+A_ref = phi_ref / omega_ref
+euler_logit = A_ref * (1 - (1 - DELTA_T * omega_ref) ** EULER_STEPS)   # closed form of the 5-step loop from a = 0
 
 OBLIGATIONS = [
     Obligation(
@@ -103,6 +110,16 @@ OBLIGATIONS = [
         ),
         expect=HOLDS,
         reason="sigma(x1) fills (0, 1), softplus(x2) + eps fills (eps, oo); the ratio is continuous on a connected domain",
+    ),
+    Obligation(
+        "nac.gates.shared.euler_mode_interval",
+        source=f"{SEED001}, Theorem 1 eq. 5 and eq. 2, with the reference implementation's euler mode (delta_t = 0.5, euler_steps = 5)",
+        statement="the euler-mode logit a_5 of the shared gate (a_0 = 0, five steps of eq. 2) stays in Theorem 1's interval [0, A], A = phi/omega",
+        check=Within(euler_logit, Min(0, A_ref), Max(0, A_ref)),
+        expect=REFUTED,
+        reason="omega = softplus(x) + eps exceeds 1/delta_t = 2 once x > 1.85, and the Euler steps overshoot A "
+               "(nac.thm1.euler.step_condition.single); for omega > 4 the iteration even grows",
+        note="a_5 = A (1 - (1 - delta_t omega)^5), the five-step loop from a = 0",
     ),
     Obligation(
         "nac.thm2.shared_omega_one",

@@ -155,13 +155,14 @@ OBLIGATIONS = [
         check=AllOf(
             # E is affine, so [m, M] is invariant iff both ends are mapped into it. E(A) = A.
             fixed_end=Identity(euler(A), A),
-            threshold_pos=Solve(euler(0, omega, p), p, dt, expected=1 / omega),
-            increasing_pos=Sign(diff(euler(0, omega, p), dt), ">", cases=[{p: n}]),
+            threshold_pos=Solve(euler(0, omega, n), n, dt, expected=1 / omega),
+            increasing_pos=Sign(diff(euler(0, omega, n), dt), ">"),
             threshold_neg=Solve(euler(0, omega, -n), -n, dt, expected=1 / omega),
             decreasing_neg=Sign(diff(euler(0, omega, -n), dt), "<"),
         ),
         expect=HOLDS,
         reason="A > 0: E(0) = dt omega A <= A iff dt <= 1/omega (E(0) increases with dt); A < 0 mirrors it; the other end is fixed",
+        note="A = n > 0 or A = -n < 0",
     ),
     Obligation(
         "nac.thm1.euler.step_condition.multi_sufficient",

@@ -75,3 +75,6 @@ def test_full_run_matches_every_expectation(tmp_path):
     assert len(data.claims) == len(all_obligations())
     assert all(c.verdict == c.expected for c in data.claims.values())
     assert all(c.witness for c in data.claims.values() if c.verdict == "refuted")
+    summary = data.sections["symbolic"]
+    assert summary["n_obligations"] == len(all_obligations()) and summary["wall_seconds"] >= summary["check_seconds"] > 0
+    assert sum(summary["verdict_counts"].values()) == len(all_obligations())

@@ -184,7 +184,17 @@ def recheck_tanh_tau_sys(c):
     return not (lo - 1e-12 <= tau_sys <= hi + 1e-12)
 
 
+def recheck_euler_mode(c):
+    x = c["x"]
+    phi, omega = sigmoid(x), softplus(x) + 1e-6
+    a = 0.0
+    for _ in range(5):                                        # the reference implementation's loop
+        a = a + 0.5 * (-omega * a + phi)
+    return not (-1e-12 <= a <= phi / omega + 1e-12)
+
+
 RECHECK = {
+    "nac.gates.shared.euler_mode_interval": recheck_euler_mode,
     "nac.eq29.integral_to_T_as_printed": recheck_integral_to_T,
     "nac.thm1.euler.all_steps": recheck_euler_all_steps,
     "nac.thm1.euler.step_condition.multi_necessary": recheck_euler_multi_necessary,

@@ -37,10 +37,19 @@ def prove(obligations: Sequence[Obligation], seed: int = 0, samples: int = DEFAU
     return entries
 
 
-def report_sections(entries: Sequence[ProofEntry], seed: int, samples: int) -> dict[str, dict]:
+def report_sections(entries: Sequence[ProofEntry], seed: int, samples: int, wall_seconds: float | None = None) -> dict[str, dict]:
     """One group per obligation under /symbolic: statement, verdict, expected,
-    symbols and assumptions, SymPy expressions (strings), counterexample."""
-    sections: dict[str, dict] = {"symbolic": {"seed": seed, "samples": samples, "n_obligations": len(entries)}}
+    symbols and assumptions, SymPy expressions (strings), counterexample. The
+    /symbolic group itself records the seed, sample count, verdict counts and the
+    run's wall time."""
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[e.result.verdict.value] = counts.get(e.result.verdict.value, 0) + 1
+    sections: dict[str, dict] = {"symbolic": {"seed": seed, "samples": samples, "n_obligations": len(entries),
+                                              "check_seconds": float(sum(e.result.seconds for e in entries)),
+                                              "verdict_counts": counts}}
+    if wall_seconds is not None:
+        sections["symbolic"]["wall_seconds"] = float(wall_seconds)
     for e in entries:
         ob, f = e.obligation, e.finding
         group: dict = {

@@ -75,7 +75,10 @@ def prove_nonnegative(expr: sp.Expr, strict: bool = False, along: tuple[sp.Symbo
 
 def _monotone_from_start(expr: sp.Expr, strict: bool, along: tuple[sp.Symbol, sp.Expr], depth: int) -> bool | None:
     v, v0 = along
-    if v not in expr.free_symbols:
+    if not isinstance(v, sp.Symbol) or v not in expr.free_symbols:
+        return None
+    # sound only when v's domain is [v0, oo): v0 = -oo, or v0 = 0 with v declared nonnegative
+    if not (v0 == -sp.oo or (v0 == 0 and v.is_nonnegative)):
         return None
     try:
         start = sp.limit(expr, v, v0, "+") if v0 not in (sp.oo, -sp.oo) else sp.limit(expr, v, v0)
