@@ -131,7 +131,7 @@ def solve_system(
     inside = [t for t in sorted(set(jump_ts)) if float(ts[0]) < t < float(ts[-1])]
     jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
     ys, accepted, rejected, result = _solve_system(
-        vector_field, args, y0, ts, float(rtol), float(atol), jumps, solver or diffrax.Tsit5(), int(max_steps)
+        vector_field, args, y0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(), int(max_steps)
     )
     if result != diffrax.RESULTS.successful:
         raise NacverifyError(f"diffrax did not reach t1: {result}")

@@ -131,7 +131,7 @@ def ltc_as_problem(ltc: LTCProblem, ts: np.ndarray | None = None, points: int = 
     _check_grid(ts)
     source = f"{SEED002}, eq. 7 (2021 eq. 1), f as eq. 9a" if ltc.form == "abstract" else f"{SEED002}, eq. 1-2 and eq. 4-6 (2018)"
     return Problem(
-        id=f"ltc.{ltc.form}",
+        id=f"ltc.{ltc.form}.{ltc.params['input']}",
         kind="ltc",
         description=ltc.description,
         source=source,

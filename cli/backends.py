@@ -1,0 +1,32 @@
+"""`nacverify backends`: each ODE backend, available or not, its version, and why."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nacverify.solvers import backend_status
+
+from ._common import console, guarded
+
+
+@guarded
+def backends(
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also list every place searched for Julia.")] = False,
+) -> None:
+    """List the ODE backends (diffrax, scipy, mpmath, julia): available or not, version, reason. Imports no Julia."""
+    table = Table(title="ODE backends")
+    for col in ("backend", "available", "version", "methods", "reason"):
+        table.add_column(col, no_wrap=col in ("backend", "available"), overflow="fold")
+    statuses = backend_status()
+    for s in statuses:
+        mark = "[green]yes[/]" if s.available else "[red]no[/]"
+        table.add_row(s.name, mark, escape(s.version or "-"), ", ".join(s.methods), escape(s.reason))
+    console.print(table)
+    if verbose:
+        for s in statuses:
+            for key, value in s.details.items():
+                console.print(f"{s.name} {key}: {value}", markup=False)
