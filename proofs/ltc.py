@@ -12,7 +12,6 @@ under the fused step, and the time-constant bounds (eq. 10, 11 and section 15).
     min(0, A) <= x <= max(0, A)                                                     (12)
 """
 
-import itertools
 
 from sympy import Max, Min, Symbol, symbols, tanh
 

@@ -11,7 +11,7 @@ the fraction 000 eq. 56 typesets as (1 - e^{-omega t}) / omega, which is what is
 
 from sympy import Symbol, diff, exp, oo, symbols
 
-from nacverify.symbolic import HOLDS, SEED000, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve
+from nacverify.symbolic import HOLDS, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve
 
 t = Symbol("t", nonnegative=True)
 t_pos = Symbol("t", positive=True)

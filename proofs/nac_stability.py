@@ -16,7 +16,7 @@ u = e^{omega t} - 1 >= 0 expresses 0 < e^{-omega t} <= 1 for t >= 0.
 from sympy import Abs, Max, Min, Symbol, diff, exp, log, symbols
 
 from nacverify.symbolic import (
-    HOLDS, REFUTED, SEED000, SEED001, AllOf, Identity, Inequality, Obligation, Sign, Solve, Within,
+    HOLDS, REFUTED, SEED001, AllOf, Identity, Inequality, Obligation, Sign, Solve, Within,
 )
 
 t = Symbol("t", nonnegative=True)

@@ -12,7 +12,7 @@ multiplications.
 """
 
 import sympy as sp
-from sympy import Sum, Symbol, oo, symbols
+from sympy import Sum, oo, symbols
 
 from nacverify.symbolic import HOLDS, SEED004, AllOf, Identity, Limit, Obligation
 
