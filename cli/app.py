@@ -30,6 +30,7 @@ def _register_commands() -> None:
     app.command("prove")(__import__("nacverify.cli.prove", fromlist=["prove"]).prove)
     app.add_typer(__import__("nacverify.cli.solve", fromlist=["solve_app"]).solve_app, name="solve")
     app.command("backends")(__import__("nacverify.cli.backends", fromlist=["backends"]).backends)
+    app.command("bench")(__import__("nacverify.cli.bench", fromlist=["bench"]).bench)
 
 
 _register_commands()

@@ -1,0 +1,128 @@
+"""`nacverify bench`: timings and memory of the JAX NAC model and baselines, into HDF5."""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from nacverify.bench import (
+    MEMORY_METHOD,
+    MIN_REPEATS,
+    block_recall,
+    measure,
+    records_section,
+    scaling_fits,
+    suite_configs,
+    targets,
+)
+from nacverify.environment import device_description
+from nacverify.errors import BadInput
+from nacverify.report import Report, check_writable, default_report_path, write_report
+
+from ._common import EXIT_ENVIRONMENT, command_line, console, fail, guarded, progress_bar
+
+
+class Suite(str, enum.Enum):
+    paper = "paper"
+    scaling = "scaling"
+    ablations = "ablations"
+    all = "all"
+
+
+def _row_table(records, title: str) -> Table:
+    table = Table(title=title)
+    for col in ("configuration", "T", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "peak MB"):
+        table.add_column(col, justify="right" if col != "configuration" else "left", no_wrap=True)
+    for r in records:
+        table.add_row(
+            r.config.name,
+            str(r.config.T),
+            f"{r.compile_s:.2f}",
+            f"{r.median_s * 1e3:.3f}",
+            f"{r.p10_s * 1e3:.3f}",
+            f"{r.p90_s * 1e3:.3f}",
+            f"{r.throughput:,.1f}",
+            f"{r.peak_mb:.2f}",
+        )
+    return table
+
+
+@guarded
+def bench(
+    suite: Annotated[Suite, typer.Option("--suite", "-s", help="paper: the runtime table's rows and baselines; scaling: T sweep of exact/block Top-K and PW; ablations: backbone variants and heads; all.")] = Suite.paper,
+    repeats: Annotated[int, typer.Option("--repeats", "-n", help=f"Timed forward passes per configuration after one warm-up (>= {MIN_REPEATS}).")] = MIN_REPEATS,
+    T: Annotated[int, typer.Option("--T", help="Sequence length of the paper and ablation suites.")] = 1024,
+    max_T: Annotated[int, typer.Option("--max-T", help="Largest T of the scaling suite (powers of two from --min-T).")] = 16384,
+    min_T: Annotated[int, typer.Option("--min-T", help="Smallest T of the scaling suite.")] = 256,
+    seed: Annotated[int, typer.Option(help="Seed of the parameters and inputs.")] = 0,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/bench-<suite>-<UTC>.h5].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+) -> None:
+    """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines."""
+    if repeats < MIN_REPEATS:
+        raise BadInput(f"--repeats must be >= {MIN_REPEATS}, got {repeats}")
+    for name, value in (("T", T), ("max-T", max_T), ("min-T", min_T)):
+        if value < 8:
+            raise BadInput(f"--{name} must be >= 8, got {value}")
+    if min_T > max_T:
+        raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
+    configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T)
+    out_path = check_writable(out or default_report_path(f"bench-{suite.value}"), overwrite=force)
+    report = Report(command=command_line(), seed=seed)
+    console.print(f"device: {device_description()}; peak memory: {MEMORY_METHOD}", markup=False)
+    records = []
+    recalls: dict[int, float] = {}
+    scaling_Ts = sorted({c.T for c in configs if c.suite == "scaling"})
+    try:
+        with progress_bar() as bar:
+            task = bar.add_task("bench", total=len(configs) + len(scaling_Ts))
+            for config in configs:
+                bar.update(task, description=f"{config.suite}: {config.name}")
+                records.append(measure(config, repeats, seed))
+                bar.advance(task)
+            for t in scaling_Ts:
+                bar.update(task, description=f"recall@8 T={t}")
+                recalls[t] = block_recall(t, seed=seed)
+                bar.advance(task)
+    except KeyboardInterrupt:
+        report.complete = False
+        report.note = f"interrupted after {len(records)} of {len(configs)} configurations"
+        report.sections = records_section(records, scaling_fits(records), recalls)
+        path = write_report(report, out_path, overwrite=force)
+        raise fail(f"interrupted; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+
+    fits = scaling_fits(records)
+    report.sections = records_section(records, fits, recalls)
+    for name in ("paper", "ablations", "scaling"):
+        rows = [r for r in records if r.config.suite == name]
+        if rows:
+            console.print(_row_table(rows, f"{name} suite ({repeats} timed passes each, float32)"))
+    if fits:
+        table = Table(title="scaling in T (all queries): fitted exponents, value ~ T^p")
+        for col in ("curation", "T range", "time p", "time p (upper half)", "memory p", f"recall@8 (block vs exact)"):
+            table.add_column(col, justify="right", no_wrap=True)
+        for f in fits:
+            rec = ", ".join(f"{recalls[int(t)]:.3f}" for t in f.Ts if int(t) in recalls) if f.curation == "block" else "-"
+            table.add_row(f.curation, f"{int(f.Ts[0])}..{int(f.Ts[-1])}", f"{f.time_exponent:.3f}", f"{f.time_exponent_upper:.3f}", f"{f.memory_exponent:.3f}", rec)
+        console.print(table)
+    met = targets(records, fits)
+    if met:
+        table = Table(title="targets (this project's 2-core CPU; timings are noisy when the machine is shared)")
+        for col in ("target", "measured", "limit", "met"):
+            table.add_column(col, justify="right" if col != "target" else "left", no_wrap=True)
+        for name, value, limit, ok in met:
+            table.add_row(name, f"{value:.3f}", f"{limit:g}", "[green]yes[/]" if ok else "[red]no[/]")
+        console.print(table)
+        report.sections["bench/targets"] = {
+            _key(name): {"measured": value, "limit": limit, "met": ok, "target": name} for name, value, limit, ok in met
+        }
+    path = write_report(report, out_path, overwrite=force)
+    console.print(f"report: {path}", markup=False)
+
+
+def _key(name: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in name).strip("_")
