@@ -67,7 +67,7 @@ def _details(entries: list[ProofEntry]) -> None:
 def prove(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on obligation ids, e.g. 'nac.thm1.*' (repeatable).")] = None,
     list_only: Annotated[bool, typer.Option("--list", help="List the selected obligations without checking them.")] = False,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/prove-<UTC>.h5].")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/prove-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
     seed: Annotated[int, typer.Option(help="Seed of the numeric counterexample search.")] = 0,
