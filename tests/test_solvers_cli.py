@@ -1,0 +1,58 @@
+"""`nacverify solve nac|ltc` through CliRunner: tables, claims, HDF5 report, exit codes."""
+
+import numpy as np
+from typer.testing import CliRunner
+
+from nacverify.cli.app import app
+from nacverify.report import read_report
+
+runner = CliRunner()
+
+
+def test_solve_nac_step_writes_report(tmp_path):
+    out = tmp_path / "r.h5"
+    res = runner.invoke(app, ["solve", "nac", "--regime", "step", "--points", "41", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "diffrax-scipy" in res.output and "scipy-mpmath" in res.output and "solvers.agree.nac.step" in res.output
+    data = read_report(out)
+    claim = data.claims["solvers.agree.nac.step"]
+    assert claim.verdict == "holds" and claim.expected == "holds"
+    assert claim.scalars["max_relative_discrepancy"] <= 1e-9 and claim.scalars["tolerance"] == 1e-9
+    sec = data.sections["solve"]["nac.step"]
+    assert sec["t"].shape == (41,) and np.allclose(sec["breaks"], [0.5])
+    for name in ("diffrax", "scipy", "mpmath"):
+        assert sec[name]["ys"].shape == (1, 41)
+    np.testing.assert_allclose(sec["diffrax"]["ys"], sec["mpmath"]["ys"], rtol=0, atol=1e-9)
+    rel = sec["pairs"]["diffrax-mpmath"]["relative"]
+    assert rel == claim.scalars["relative_diffrax_mpmath"]
+
+
+def test_solve_ltc_methods_and_no_estimate(tmp_path):
+    out = tmp_path / "l.h5"
+    args = ["solve", "ltc", "--form", "abstract", "--input", "irregular", "--neurons", "2", "--inputs", "1", "--events", "2", "--T", "0.5",
+            "--points", "21", "--backend", "scipy,mpmath", "--method", "scipy=Radau", "--mp-dps", "18", "--no-estimate", "--out", str(out)]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    data = read_report(out)
+    sec = data.sections["solve"]["ltc.abstract.irregular"]
+    assert sec["scipy"]["method"] == "Radau" and sec["mpmath"]["method"].startswith("taylor(dps=18")
+    assert np.all(np.isnan(sec["scipy"]["error_estimate"]))
+    assert data.claims["solvers.agree.ltc.abstract.irregular"].verdict == "holds"
+
+
+def test_solve_usage_errors_exit_2(tmp_path):
+    cases = [
+        ["solve", "nac", "--backend", "scipy"],  # one backend: nothing to compare
+        ["solve", "nac", "--backend", "scipy,nope"],
+        ["solve", "nac", "--backend", "scipy,mpmath", "--method", "scipy"],
+        ["solve", "nac", "--backend", "scipy,mpmath", "--method", "scipy=RK45", "--regime", "slow"],
+        ["solve", "nac", "--regime", "slow", "--rate", "3"],
+        ["solve", "nac", "--regime", "custom", "--phi", "0.5"],
+        ["solve", "nac", "--rtol", "nan"],
+        ["solve", "ltc", "--neurons", "0"],
+        ["solve", "ltc", "--mp-dps", "8"],
+    ]
+    for args in cases:
+        res = runner.invoke(app, [*args, "--out", str(tmp_path / "x.h5")])
+        assert res.exit_code == 2, (args, res.output)
+        assert "Traceback" not in res.output
