@@ -31,6 +31,7 @@ def _register_commands() -> None:
     app.add_typer(__import__("nacverify.cli.solve", fromlist=["solve_app"]).solve_app, name="solve")
     app.command("backends")(__import__("nacverify.cli.backends", fromlist=["backends"]).backends)
     app.command("bench")(__import__("nacverify.cli.bench", fromlist=["bench"]).bench)
+    app.command("audit")(__import__("nacverify.cli.audit", fromlist=["audit"]).audit)
 
 
 _register_commands()

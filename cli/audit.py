@@ -1,0 +1,104 @@
+"""`nacverify audit`: audit any NAC implementation's exported gates (reports/AUDIT_FORMAT.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import numpy as np
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nacverify.audit import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, apply_expect, audit_claims, read_expect, read_export
+from nacverify.audit import export_model as write_model_export
+from nacverify.audit.claims import CLAIM_SPECS
+from nacverify.claims import CheckContext, evaluate
+from nacverify.errors import BadInput
+from nacverify.report import Report, check_writable, default_report_path, write_report
+
+from ._common import command_line, console, gate_exit, guarded, verdict_table
+
+MODEL = "Model export (--export-model)"
+
+
+def _list_claims() -> None:
+    table = Table(title=f"{len(CLAIM_IDS)} audit claims")
+    for col in ("claim", "source", "statement"):
+        table.add_column(col, overflow="fold")
+    for cid in CLAIM_IDS:
+        source, statement, _ = CLAIM_SPECS[cid]
+        table.add_row(escape(cid), escape(source), escape(statement))
+    console.print(table)
+
+
+def _export_section(export, path: Path, expect: Optional[Path], threshold: float) -> dict:
+    return {
+        "file": str(path),
+        "pair_shape": np.asarray(export.pair_shape, dtype=np.int64),
+        "pairs": export.pairs,
+        "valid_pairs": int(export.valid_mask.sum()),
+        "keys": export.K,
+        "arrays": {name: f"{getattr(export, name).dtype} {list(getattr(export, name).shape)}"
+                   for name in ("phi", "omega", "t_pseudo", "logits", "attention", "u", "valid") if export.has(name)},
+        "attributes": {k: v for k, v in export.attrs().items()},
+        "ignored_entries": ", ".join(export.ignored) or "none",
+        "expect_file": str(expect) if expect else "none",
+        "sharp_threshold": threshold,
+    }
+
+
+@guarded
+def audit(
+    file: Annotated[Optional[Path], typer.Argument(help="Gate export (.npz or HDF5) of any NAC implementation; see reports/AUDIT_FORMAT.md.")] = None,
+    expect: Annotated[Optional[Path], typer.Option("--expect", help="JSON/TOML mapping claim id -> accepted verdict (the team's expectations).")] = None,
+    gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/audit-<file>-<UTC>.h5).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out (and --export-model file).")] = False,
+    sharp_threshold: Annotated[float, typer.Option("--sharp-threshold", help="Weight on one key that counts as sharp attention (audit.sharpness).")] = DEFAULT_SHARP_THRESHOLD,
+    list_only: Annotated[bool, typer.Option("--list", help="List the audit claims and exit.")] = False,
+    export_model: Annotated[Optional[Path], typer.Option("--export-model", help="Write the JAX NAC model's gate export to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
+    backbone: Annotated[str, typer.Option(help="Backbone: reference, circuit or fc.", rich_help_panel=MODEL)] = "circuit",
+    head: Annotated[str, typer.Option(help="Gate heads: shared or split.", rich_help_panel=MODEL)] = "shared",
+    mode: Annotated[str, typer.Option(help="Logit mode: exact, euler or steady.", rich_help_panel=MODEL)] = "exact",
+    d_model: Annotated[int, typer.Option(help="Model width.", rich_help_panel=MODEL)] = 16,
+    heads: Annotated[int, typer.Option(help="Attention heads.", rich_help_panel=MODEL)] = 2,
+    length: Annotated[int, typer.Option(help="Sequence length of the random input.", rich_help_panel=MODEL)] = 32,
+    batch: Annotated[int, typer.Option(help="Batch size of the random input.", rich_help_panel=MODEL)] = 2,
+    topk: Annotated[int, typer.Option(help="Selected keys per query.", rich_help_panel=MODEL)] = 8,
+    delta_t: Annotated[float, typer.Option(help="Euler step size.", rich_help_panel=MODEL)] = 0.5,
+    euler_steps: Annotated[int, typer.Option(help="Euler steps.", rich_help_panel=MODEL)] = 5,
+    seed: Annotated[int, typer.Option(help="Seed of the parameters (input: seed + 1).", rich_help_panel=MODEL)] = 0,
+) -> None:
+    """Audit exported NAC gates against the theory: omega > 0, Theorem 1's interval, logits recomputed from the
+    gates, the Euler step-size margin, input dependence, attainable sharpness, softmax rows."""
+    if list_only:
+        _list_claims()
+        return
+    if (file is None) == (export_model is None):
+        raise BadInput("give a gate export FILE or --export-model PATH (one of them)")
+    table = read_expect(expect) if expect is not None else None
+    out_path = check_writable(out or default_report_path(f"audit-{(file or export_model).stem}"), overwrite=force)
+    if export_model is not None:
+        file, _ = write_model_export(
+            export_model, d_model=d_model, num_heads=heads, length=length, batch=batch, seed=seed, overwrite=force,
+            backbone=backbone, head=head, mode=mode, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
+        console.print(f"export: {file} ({backbone} backbone, {head} head, mode {mode})", markup=False)
+    export = read_export(file)
+    claims = audit_claims(export, sharp_threshold=sharp_threshold)
+    if table is not None:
+        claims = apply_expect(claims, table, f"--expect {expect}")
+    report = Report(command=command_line(), seed=seed if export_model is not None else None)
+    report.results = [evaluate(c, CheckContext()) for c in claims]
+    report.sections["audit"] = _export_section(export, file, expect, sharp_threshold)
+    if export.ignored:
+        console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
+    title = f"audit of {file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
+    console.print(verdict_table(report.results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
+    for r in report.results:
+        if r.verdict.value == "refuted" and r.outcome.evidence.witness:
+            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.outcome.evidence.witness.items())
+            console.print(f"witness {r.claim.id}: {w}", markup=False)
+    path = write_report(report, out_path, overwrite=force)
+    console.print(f"report: {path}", markup=False)
+    raise typer.Exit(gate_exit(report.results, gate))
