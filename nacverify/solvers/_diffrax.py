@@ -83,7 +83,7 @@ def solve_ensemble(
         inside = [t for t in sorted(set(jump_ts)) if float(ts[0]) < t < float(ts[-1])]
         jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
     ys, accepted, rejected, result = _solve(
-        coefficients, a0, ts, float(rtol), float(atol), jumps, solver or diffrax.Tsit5(), int(max_steps)
+        coefficients, a0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(), int(max_steps)
     )
     if result != diffrax.RESULTS.successful:
         raise NacverifyError(f"diffrax did not reach t1: {result}")
