@@ -17,6 +17,7 @@ from nacverify.frozen import BOUNDS, RegimeSpec, SolveOptions, SweepRun, cached_
 from nacverify.frozen_claims import average_claim, cached_sweep, instance_claims, sweep_claims
 from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
 from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.solvers import require_backend
 
 from ._common import command_line, console, err_console, fail, gate_exit, guarded, progress_bar, verdict_table, EXIT_ENVIRONMENT
 
@@ -143,6 +144,7 @@ def frozen_error(
     rtol: Annotated[float, typer.Option(help="Relative tolerance of the diffrax solve (Tsit5, PID).")] = 1e-10,
     atol: Annotated[float, typer.Option(help="Absolute tolerance.")] = 1e-12,
     points: Annotated[int, typer.Option(help="Points of the uniform saving grid on [0, T].")] = 1001,
+    backend: Annotated[str, typer.Option("--backend", help="Reference solver of the single runs: diffrax, scipy, mpmath or julia (sweeps use diffrax); a missing one exits 3.")] = "diffrax",
     sweep: Annotated[int, typer.Option(help="Also solve N random draws per named regime (ranges in nacverify.regimes.SWEEP_RANGES).")] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the sweep's draws.")] = 0,
     scipy_draws: Annotated[int, typer.Option(help="Draws also solved one by one with scipy solve_ivp for the speed ratio (0: skip).")] = 200,
@@ -158,7 +160,11 @@ def frozen_error(
         raise BadInput("--sweep draws named regimes; it does not apply to --regime custom")
     if scipy_draws < 0:
         raise BadInput(f"--scipy-draws must be >= 0, got {scipy_draws}")
-    opts = SolveOptions(rtol=rtol, atol=atol, points=points)
+    opts = SolveOptions(rtol=rtol, atol=atol, points=points, backend=backend)
+    if backend != "diffrax":
+        if sweep:
+            raise BadInput("--backend selects the solver of single runs; sweeps use diffrax (drop --sweep or --backend)")
+        require_backend(backend)  # exit 3 with the reason before any work
     specs = _specs(regime, T, phi0, omega0, a0, phi_variation, omega_variation, rate, jump_at, cycles, phi, omega)
     built = [s.build() for s in specs]  # validates every assumption before any solve
     out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
@@ -185,6 +191,7 @@ def frozen_error(
             "rtol": opts.rtol,
             "atol": opts.atol,
             "num_steps": run.num_steps,
+            "backend": opts.backend,
             "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
             "rel_max_pct": float(run.summary.rel_max_pct[0]),
             "phi_variation_pct": float(run.summary.phi_variation_pct[0]),

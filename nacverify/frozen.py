@@ -94,8 +94,12 @@ class SolveOptions:
     atol: float = 1e-12
     points: int = 1001
     rel_floor: float = 1e-9
+    backend: str = "diffrax"  # reference solver of single runs (nacverify.solvers); sweeps always use diffrax
 
     def __post_init__(self) -> None:
+        from .solvers import get_backend
+
+        get_backend(self.backend)  # BadInput for an unknown name
         for name in ("rtol", "atol", "rel_floor"):
             value = getattr(self, name)
             if not (np.isfinite(value) and value > 0):
@@ -312,7 +316,22 @@ def _summarise(regime: Regime, t, phi, omega, a_var, a_frz, margin, bounds, opts
     )
 
 
+def _solve_pair_backend(regime: Regime, t: np.ndarray, opts: SolveOptions):
+    """`_solve_pair` with another backend of nacverify.solvers (EnvironmentProblem if missing)."""
+    from .solvers import EnsembleSolution, nac_problem, require_backend
+
+    backend = require_backend(opts.backend)
+    problem = nac_problem(regime, t)
+    pair = []
+    for factor in (1.0, TIGHTER_FACTOR):
+        sol = backend.solve(problem, rtol=opts.rtol / factor, atol=opts.atol / factor, estimate_error=False)
+        pair.append(EnsembleSolution(t, sol.ys, sol.num_steps, max(sol.num_rejected, 0)))
+    return tuple(pair)
+
+
 def _solve_pair(regime: Regime, t: np.ndarray, opts: SolveOptions):
+    if opts.backend != "diffrax":
+        return _solve_pair_backend(regime, t, opts)
     a0 = regime.params["a0"]
     jumps = regime.facts.jump_ts
     first = solve_ensemble(regime.coefficients, a0, t, rtol=opts.rtol, atol=opts.atol, jump_ts=jumps)
