@@ -56,3 +56,29 @@ def test_solve_usage_errors_exit_2(tmp_path):
         res = runner.invoke(app, [*args, "--out", str(tmp_path / "x.h5")])
         assert res.exit_code == 2, (args, res.output)
         assert "Traceback" not in res.output
+
+
+def test_frozen_error_backend_scipy_matches_diffrax(tmp_path):
+    runs = {}
+    for backend in ("diffrax", "scipy"):
+        out = tmp_path / f"{backend}.h5"
+        res = runner.invoke(app, ["frozen-error", "--regime", "step", "--points", "201", "--backend", backend, "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        runs[backend] = read_report(out)
+    d, s = (runs[b].sections["frozen_error"]["step"] for b in ("diffrax", "scipy"))
+    assert s["backend"] == "scipy" and d["backend"] == "diffrax"
+    np.testing.assert_allclose(s["a_varying"], d["a_varying"], rtol=0, atol=1e-9)
+    assert {k: c.verdict for k, c in runs["scipy"].claims.items()} == {k: c.verdict for k, c in runs["diffrax"].claims.items()}
+
+
+def test_frozen_error_backend_errors(tmp_path, monkeypatch):
+    for var in ("PYTHON_JULIACALL_EXE", "PYTHON_JULIACALL_BINDIR", "PYTHON_JULIACALL_PROJECT", "PYTHON_JULIAPKG_EXE", "JULIA", "JULIAUP_DEPOT_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PYTHON_JULIAPKG_PROJECT", str(tmp_path / "env"))
+    out = str(tmp_path / "f.h5")
+    res = runner.invoke(app, ["frozen-error", "--regime", "slow", "--backend", "julia", "--out", out])
+    assert res.exit_code == 3 and "backend julia is not available" in res.output
+    assert runner.invoke(app, ["frozen-error", "--regime", "slow", "--backend", "nope", "--out", out]).exit_code == 2
+    assert runner.invoke(app, ["frozen-error", "--regime", "slow", "--backend", "scipy", "--sweep", "10", "--out", out]).exit_code == 2
