@@ -24,6 +24,7 @@ import equinox as eqx
 import jax
 import jax.numpy as jnp
 
+from .cell import key_rng
 from .gates import Dense
 
 __all__ = ["SDPA", "MHA", "LTCLayer", "LocalityAttention", "SparseTopkRNN", "BASELINES"]
@@ -142,8 +143,8 @@ class SparseTopkRNN(eqx.Module):
 
     def __init__(self, d_model: int, units: int, k: int, *, key, dtype=jnp.float32, return_sequences: bool = True):
         km, kw, ko = jax.random.split(key, 3)
-        self.M = jax.random.normal(km, (units, units), dtype) / math.sqrt(k)
-        self.W = jax.random.normal(kw, (d_model, units), dtype) / math.sqrt(d_model)
+        self.M = jnp.asarray(key_rng(km).standard_normal((units, units)) / math.sqrt(k), dtype)
+        self.W = jnp.asarray(key_rng(kw).standard_normal((d_model, units)) / math.sqrt(d_model), dtype)
         self.B = jnp.zeros((units,), dtype)
         self.readout = Dense(units, d_model, key=ko, dtype=dtype)
         self.k = int(k)

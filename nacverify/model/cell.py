@@ -36,17 +36,25 @@ ACTIVATIONS = {
 }
 
 
+def key_rng(key: jax.Array) -> np.random.Generator:
+    """A NumPy generator seeded by a JAX PRNG key. Initialisers draw with NumPy so that
+    building a model runs no eagerly compiled JAX op per parameter shape (seconds on a busy
+    CPU); the draws are still a deterministic function of the key."""
+    data = jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key
+    return np.random.default_rng(np.asarray(data, dtype=np.uint32).ravel().tolist())
+
+
 def glorot_uniform(key, fan_in: int, fan_out: int, dtype) -> jax.Array:
     """Keras' default kernel initializer: U(-l, l), l = sqrt(6 / (fan_in + fan_out))."""
     limit = np.sqrt(6.0 / max(fan_in + fan_out, 1))
-    return jax.random.uniform(key, (fan_in, fan_out), dtype, -limit, limit)
+    return jnp.asarray(key_rng(key).uniform(-limit, limit, size=(fan_in, fan_out)), dtype)
 
 
 def orthogonal(key, n: int, dtype) -> jax.Array:
     """Keras' orthogonal initializer for a square matrix (QR of a Gaussian, sign-fixed)."""
-    a = jax.random.normal(key, (n, n), dtype)
-    q, r = jnp.linalg.qr(a)
-    return q * jnp.sign(jnp.diagonal(r))[None, :]
+    a = key_rng(key).standard_normal((n, n))
+    q, r = np.linalg.qr(a)
+    return jnp.asarray(q * np.sign(np.diagonal(r))[None, :], dtype)
 
 
 def _ix(index: Sequence[int]) -> np.ndarray:
