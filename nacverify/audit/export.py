@@ -110,6 +110,8 @@ def export_model(
     if min(d_model, num_heads, length, batch) < 1:
         raise BadInput("d_model, heads, length and batch must be >= 1")
     _kind(Path(path))
+    if Path(path).exists() and not overwrite:  # before the model is built
+        raise BadInput(f"{path} exists; choose another name or pass --force")
     model = NAC(d_model, num_heads, key=jax.random.PRNGKey(seed), **options)
     x = jax.random.normal(jax.random.PRNGKey(seed + 1), (batch, length, d_model))
     entries = export_gates(model, x)
