@@ -336,3 +336,16 @@ def test_foreign_files_are_bad_input(tmp_path):
                           (tmp_path / "missing.npz", "no file"), (tmp_path, "directory")):
         with pytest.raises(BadInput, match=message):
             read_export(path)
+
+
+def test_compute_eps_widens_the_tolerance_for_coarser_arithmetic():
+    import jax.numpy as jnp
+
+    e = make("exact", np.float32)
+    e["logits"] = np.asarray(jnp.asarray(e["logits"], jnp.bfloat16).astype(jnp.float32))  # a bfloat16 model, exported as float32
+    e["attention"] = softmax(e["logits"].astype(np.float64)).astype(np.float32)
+    assert run(e)["audit.logits_consistent"][0].verdict == Verdict.REFUTED
+    bf16_eps = 2.0**-7
+    res = run({**e, "compute_eps": bf16_eps})
+    assert res["audit.logits_consistent"][0].verdict == Verdict.HOLDS
+    assert res["audit.logits_consistent"][0].outcome.evidence.scalars["dtype_eps"] == bf16_eps

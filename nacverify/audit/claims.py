@@ -25,7 +25,7 @@ from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict
 from .format import GateExport
 from .logits import ULPS, logit_tolerance, mode_logits_available, recompute_logits
 
-__all__ = ["audit_claims", "applicability", "CLAIM_IDS", "DEFAULT_SHARP_THRESHOLD", "CONSTANT_ULPS"]
+__all__ = ["audit_claims", "applicability", "CLAIM_IDS", "CLAIM_SPECS", "DEFAULT_SHARP_THRESHOLD", "CONSTANT_ULPS"]
 
 SEED001 = "001_9075dda04a2ad935.txt"
 REFERENCE = "../shared/reference/REFERENCE_IMPLEMENTATION.md"
@@ -293,7 +293,7 @@ def _sharpness(export: GateExport, threshold: float) -> Outcome:
     if weights is not None:
         observed = float(np.max(np.where(export.valid_mask & rows[..., None], weights, -np.inf)))
         scalars["observed_max_weight"], scalars["observed_from"] = observed, source
-    w = {"index_max_A": _index(hi_flat, export.pair_shape), "A_max": float(A.flat[hi_flat]),
+    w = {"index": _index(hi_flat, export.pair_shape), "A_max": float(A.flat[hi_flat]),
          "index_min_A": _index(lo_flat, export.pair_shape), "A_min": float(A.flat[lo_flat]), "keys": k}
     ev = Evidence({"A_quantiles": _quantiles(A[ok])}, scalars, w)
     seen = f"; largest observed weight {scalars['observed_max_weight']:.4g}" if "observed_max_weight" in scalars else ""
@@ -357,7 +357,7 @@ def _attention_rows(export: GateExport) -> Outcome:
 
 
 # ---------------------------------------------------------------------------- claims
-_SPECS: dict[str, tuple[str, str, str]] = {
+CLAIM_SPECS: dict[str, tuple[str, str, str]] = {
     "audit.omega_positive": (
         f"{SEED001}, eq. 1 and 16 (omega_tau = softplus(.) + eps, eps > 0); Theorem 1 (f_omega > 0)",
         "omega > 0 at every exported pair",
@@ -414,7 +414,7 @@ def audit_claims(export: GateExport, *, sharp_threshold: float = DEFAULT_SHARP_T
     }
     claims = []
     for cid in CLAIM_IDS:
-        source, statement, assumptions = _SPECS[cid]
+        source, statement, assumptions = CLAIM_SPECS[cid]
         if cid == "audit.sharpness":
             statement += f" ({sharp_threshold:g})"
         reason = reasons[cid]

@@ -16,7 +16,8 @@ name           shape                       meaning
 =============  ==========================  ======================================================
 
 and the attributes ``mode`` (exact / euler / steady), ``delta_t``, ``euler_steps``, ``dt``,
-``topk``. The leading axes ``...`` are free (e.g. batch, heads, queries); the last axis is
+``topk`` and ``compute_eps`` (the machine epsilon of the model's arithmetic when it is coarser
+than the exported dtype, e.g. 2**-7 for bfloat16 exported as float32). The leading axes ``...`` are free (e.g. batch, heads, queries); the last axis is
 the K selected keys of one query, over which the softmax runs.
 
 Files: NPZ (``numpy.savez``; attributes as 0-d arrays) or HDF5 (arrays as root datasets,
@@ -53,7 +54,7 @@ FORMAT_TAG = "nac-gates"
 FORMAT_VERSION = 1
 REQUIRED = ("phi", "omega")
 OPTIONAL = ("t_pseudo", "logits", "attention", "u", "valid")
-ATTRS = ("mode", "delta_t", "euler_steps", "dt", "topk")
+ATTRS = ("mode", "delta_t", "euler_steps", "dt", "topk", "compute_eps")
 MODES = ("exact", "euler", "steady")
 _META = ("format", "format_version")
 
@@ -80,6 +81,7 @@ class GateExport:
     euler_steps: int | None = None
     dt: float | None = None
     topk: int | None = None
+    compute_eps: float | None = None
     source: str = "<arrays>"
     ignored: tuple[str, ...] = field(default_factory=tuple)
 
@@ -103,9 +105,10 @@ class GateExport:
         return getattr(self, name) is not None
 
     def eps(self, *names: str) -> float:
-        """Machine epsilon of the coarsest float dtype among the named arrays present."""
+        """Machine epsilon of the coarsest float dtype among the named arrays present, or the
+        ``compute_eps`` attribute when the model computed in a coarser arithmetic (bfloat16)."""
         arrays = [getattr(self, n) for n in names if getattr(self, n) is not None]
-        return max(float(np.finfo(a.dtype).eps) for a in arrays)
+        return max([float(np.finfo(a.dtype).eps) for a in arrays] + [self.compute_eps or 0.0])
 
     def attrs(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ATTRS if getattr(self, k) is not None}
@@ -205,6 +208,9 @@ def from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> GateExp
     out["euler_steps"] = _number("euler_steps", entries.get("euler_steps"), int, False)
     out["dt"] = _number("dt", entries.get("dt"), float, True)
     out["topk"] = _number("topk", entries.get("topk"), int, True)
+    out["compute_eps"] = _number("compute_eps", entries.get("compute_eps"), float, True)
+    if out["compute_eps"] is not None and out["compute_eps"] >= 0.5:
+        raise BadInput(f"{source}: compute_eps must be a machine epsilon below 0.5, got {out['compute_eps']}")
     if mode == "euler" and (out["delta_t"] is None or out["euler_steps"] is None):
         raise BadInput(f"{source}: mode 'euler' needs the attributes delta_t and euler_steps")
     known = set(REQUIRED) | set(OPTIONAL) | set(ATTRS) | set(_META)
