@@ -24,6 +24,7 @@ from .frozen import (
     table2_row_outcome,
     variation_bound_outcome,
 )
+from .frozen_adversary import attack_bound
 from .regimes import NAMED_REGIMES
 
 __all__ = ["instance_claims", "sweep_claims", "average_claim", "cached_sweep", "SEED000"]
@@ -160,7 +161,10 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
 
         def check(ctx: CheckContext, bound=bound) -> Outcome:
             sw = sweep_for(ctx)
-            return bound_outcome(bound, sw.summary, name != "step", sw.params, opts)
+            out = bound_outcome(bound, sw.summary, name != "step", sw.params, opts)
+            if out.verdict == Verdict.INAPPLICABLE:
+                return out
+            return _with_adversary(out, attack_bound(sw, bound, steps=15 if ctx.quick else 40), opts)
 
         claims.append(
             Claim(
@@ -192,6 +196,19 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
         )
     )
     return claims
+
+
+def _with_adversary(out: Outcome, adv, opts: SolveOptions) -> Outcome:
+    """Combine a sweep's verdict with the verified result of the adversarial search."""
+    run = adv.verified
+    adv_out = bound_outcome(adv.bound, run.summary, run.regime.facts.lipschitz, run.regime.params, opts)
+    scalars = {**out.evidence.scalars, "adversary_start_tightness": adv.start_tightness, "adversary_tightness": adv.verified_tightness}
+    note = f"; adversary {adv.start_tightness:.4g} -> {adv.verified_tightness:.4g} (diffrax-verified)"
+    if adv_out.verdict == Verdict.REFUTED:
+        return Outcome(Verdict.REFUTED, adv_out.message + " (adversarial search)", Evidence(scalars=scalars, witness=adv_out.evidence.witness))
+    if out.verdict == Verdict.HOLDS and adv_out.verdict != Verdict.HOLDS:
+        return Outcome(Verdict.INCONCLUSIVE, f"adversary's point within the solver margin of the bound{note}", Evidence(scalars=scalars, witness=adv_out.evidence.witness))
+    return Outcome(out.verdict, out.message + note, Evidence(arrays=out.evidence.arrays, scalars=scalars, witness=out.evidence.witness))
 
 
 def _default_claims() -> Iterator[Claim]:

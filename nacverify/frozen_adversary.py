@@ -1,0 +1,114 @@
+r"""Adversarial search for the frozen-coefficient bounds (after a sweep's random draws).
+
+From the `starts` draws of largest tightness, gradient ascent (`nacverify.checks.adversary`)
+maximises the tightness $\max_t |\varepsilon(t)| / \mathrm{bound}(t)$ over the regime
+parameters, kept inside `SWEEP_RANGES` by a sigmoid map (the step position is held at
+its drawn value: it is a discrete choice). The search integrates with fixed-step RK4
+(differentiable, cheap); its best point is then re-solved with diffrax at two
+tolerances (`run_frozen_error`) and only that verified tightness counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .checks.adversary import maximise
+from .frozen import FrozenErrorRun, RegimeSpec, SolveOptions, SweepRun, run_frozen_error
+from .regimes import SWEEP_RANGES, ShapeFamily
+
+__all__ = ["AdversaryResult", "attack_bound"]
+
+_KEYS = ("phi0", "omega0", "phi_amp", "omega_amp", "shape")
+_RANGE = {"phi0": "phi0", "omega0": "omega0", "phi_amp": "amp", "omega_amp": "amp", "rate": "rate", "cycles": "cycles"}
+
+
+@dataclass(frozen=True)
+class AdversaryResult:
+    bound: str
+    start_tightness: float  # the best random draw
+    search_tightness: float  # the surrogate's value at the best point found
+    verified: FrozenErrorRun  # the best point re-solved with diffrax
+    spec: RegimeSpec
+
+    @property
+    def verified_tightness(self) -> float:
+        return float(self.verified.summary.tightness[self.bound][0])
+
+
+def _shape_key(name: str) -> str | None:
+    return {"fast": "rate", "oscillatory": "cycles", "step": "jump_at"}.get(name)
+
+
+def attack_bound(sweep: SweepRun, bound: str, *, starts: int = 8, steps: int = 40, grid: int = 200) -> AdversaryResult:
+    """Maximise one bound's tightness from the sweep's worst draws; verify with diffrax."""
+    name, T = sweep.regime_name, sweep.T
+    p = sweep.params
+    shape_key = _shape_key(name)
+    order = np.argsort(sweep.summary.tightness[bound])[-starts:]
+    lows, highs = [], []
+    for key in ("phi0", "omega0", "phi_amp", "omega_amp"):
+        lo, hi = SWEEP_RANGES[_RANGE[key]]
+        lows.append(lo)
+        highs.append(hi)
+    optimise_shape = shape_key in ("rate", "cycles")
+    if optimise_shape:
+        lo, hi = SWEEP_RANGES[shape_key]
+        lows.append(lo)
+        highs.append(hi)
+    lows, highs = np.array(lows), np.array(highs)
+    raw = np.stack([p["phi0"], p["omega0"], p["phi_amp"], p["omega_amp"]] + ([p[shape_key]] if optimise_shape else []), axis=1)[order]
+    u = np.clip((raw - lows) / (highs - lows), 1e-6, 1 - 1e-6)
+    theta0 = np.log(u / (1 - u))
+    fixed_shape = p[shape_key][order] if shape_key and not optimise_shape else np.zeros(len(order))
+    a0 = float(p["a0"][0])
+    h = T / grid
+    ts = jnp.linspace(0.0, T, grid + 1)
+    lows_j, highs_j = jnp.asarray(lows), jnp.asarray(highs)
+
+    def objective(theta, shape_fixed):
+        v = lows_j + jax.nn.sigmoid(theta) * (highs_j - lows_j)
+        shape = v[4] if optimise_shape else shape_fixed
+        fam = ShapeFamily(name, T, v[0:1], v[1:2], v[2:3], v[3:4], jnp.reshape(shape, (1,)))
+
+        def rhs(t, a):
+            return -fam.omega(t) * a + fam.phi(t)
+
+        def step(a, i):
+            t = i * h
+            k1 = rhs(t, a)
+            k2 = rhs(t + h / 2, a + h / 2 * k1)
+            k3 = rhs(t + h / 2, a + h / 2 * k2)
+            k4 = rhs(t + h, a + h * k3)
+            a = a + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            return a, a[0]
+
+        _, traj = jax.lax.scan(step, jnp.full((1,), a0), jnp.arange(grid))
+        t = ts[1:]
+        phi0, omega0 = v[0], v[1]
+        a_star = phi0 / omega0
+        frozen = a_star + (a0 - a_star) * jnp.exp(-omega0 * t)
+        eps = jnp.abs(traj - frozen)
+        C = jnp.abs(a0) + jnp.abs(phi0) / omega0
+        if bound == "bv":
+            V_phi, V_omega = phi0 * jnp.abs(v[2]), omega0 * jnp.abs(v[3])
+            wmin = omega0 * (1 - jnp.abs(v[3]))  # <= the true min of omega (|g| <= 1); verification uses exact facts
+            b = (V_phi + C * V_omega) * -jnp.expm1(-wmin * t) / wmin
+        else:
+            gp = {"slow": 1.0 / T, "fast": shape * jnp.exp(shape) / (T * jnp.expm1(shape)), "oscillatory": 2 * jnp.pi * shape / T}[name]
+            L_phi, L_omega = jnp.abs(phi0 * v[2]) * gp, jnp.abs(omega0 * v[3]) * gp
+            k = L_phi + C * L_omega
+            b = k * t**2 * (jnp.exp(L_omega * t) if bound == "thm3" else 0.5)
+        return jnp.max(eps / b)
+
+    res = maximise(objective, theta0, args=(fixed_shape,), steps=steps, lr=0.1)
+    i = res.best
+    v = lows + (1 / (1 + np.exp(-res.theta[i]))) * (highs - lows)
+    shape = float(v[4]) if optimise_shape else (float(fixed_shape[i]) if shape_key else None)
+    spec = RegimeSpec(name, T=T, phi0=float(v[0]), omega0=float(v[1]), phi_variation_pct=float(100 * v[2]),
+                      omega_variation_pct=float(100 * v[3]), shape=shape, a0=a0)
+    verified = run_frozen_error(spec, sweep.options)
+    return AdversaryResult(bound, float(sweep.summary.tightness[bound][order[-1]]), float(res.value[i]), verified, spec)
