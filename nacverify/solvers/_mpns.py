@@ -15,13 +15,8 @@ __all__ = ["MP"]
 
 
 def _elementwise(fn):
-    vec = np.frompyfunc(fn, 1, 1)
-
-    def apply(x):
-        out = vec(x)
-        return out if isinstance(out, np.ndarray) else out
-
-    return apply
+    """fn applied to every element of an object array (or to a scalar)."""
+    return np.frompyfunc(fn, 1, 1)
 
 
 class _MpNamespace:

@@ -43,6 +43,11 @@ def julia_files():
     return root, root / "juliapkg.json", root / "src" / "NACVerify.jl"
 
 
+def _julia_string(text: str) -> str:
+    """A Julia string literal for `text` (JSON escapes plus Julia's interpolation sign)."""
+    return json.dumps(text).replace("$", "\\$")
+
+
 def _config_problem() -> str | None:
     """A juliacall configuration that cannot work, said before trying it."""
     exe, project = os.environ.get("PYTHON_JULIACALL_EXE"), os.environ.get("PYTHON_JULIACALL_PROJECT")
@@ -81,7 +86,7 @@ def _load(search: JuliaSearch):
 
         jl = juliacall.Main
         _, _, src = julia_files()
-        jl.seval(f"include({json.dumps(str(src))})")
+        jl.seval(f"include({_julia_string(str(src))})")
         module = jl.NACVerify
     except Exception as exc:
         raise EnvironmentProblem(f"julia backend: Julia {search.version_text} at {search.executable} could not load NACVerify.jl: {type(exc).__name__}: {exc}") from exc
