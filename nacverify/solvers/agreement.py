@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
 from ..errors import BadInput
