@@ -11,6 +11,7 @@ from rich.table import Table
 
 from nacverify.bench import (
     MEMORY_METHOD,
+    RECALL_INPUTS,
     MIN_REPEATS,
     block_recall,
     measure,
@@ -58,6 +59,7 @@ def bench(
     T: Annotated[int, typer.Option("--T", help="Sequence length of the paper and ablation suites.")] = 1024,
     max_T: Annotated[int, typer.Option("--max-T", help="Largest T of the scaling suite (powers of two from --min-T).")] = 16384,
     min_T: Annotated[int, typer.Option("--min-T", help="Smallest T of the scaling suite.")] = 256,
+    only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on configuration names, e.g. 'NAC-Exact*' (repeatable).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and inputs.")] = 0,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/bench-<suite>-<UTC>.h5].")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
@@ -70,23 +72,24 @@ def bench(
             raise BadInput(f"--{name} must be >= 8, got {value}")
     if min_T > max_T:
         raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
-    configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T)
+    configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only)
     out_path = check_writable(out or default_report_path(f"bench-{suite.value}"), overwrite=force)
     report = Report(command=command_line(), seed=seed)
     console.print(f"device: {device_description()}; peak memory: {MEMORY_METHOD}", markup=False)
     records = []
-    recalls: dict[int, float] = {}
-    scaling_Ts = sorted({c.T for c in configs if c.suite == "scaling"})
+    recalls: dict[tuple[str, int], float] = {}
+    scaling_Ts = sorted({c.T for c in configs if c.suite == "scaling" and c.group == "block"})
+    recall_jobs = [(kind, t) for kind in RECALL_INPUTS for t in scaling_Ts]
     try:
         with progress_bar() as bar:
-            task = bar.add_task("bench", total=len(configs) + len(scaling_Ts))
+            task = bar.add_task("bench", total=len(configs) + len(recall_jobs))
             for config in configs:
                 bar.update(task, description=f"{config.suite}: {config.name}")
                 records.append(measure(config, repeats, seed))
                 bar.advance(task)
-            for t in scaling_Ts:
-                bar.update(task, description=f"recall@8 T={t}")
-                recalls[t] = block_recall(t, seed=seed)
+            for kind, t in recall_jobs:
+                bar.update(task, description=f"recall@8 {kind} T={t}")
+                recalls[(kind, t)] = block_recall(t, kind=kind, seed=seed)
                 bar.advance(task)
     except KeyboardInterrupt:
         report.complete = False
@@ -103,11 +106,18 @@ def bench(
             console.print(_row_table(rows, f"{name} suite ({repeats} timed passes each, float32)"))
     if fits:
         table = Table(title="scaling in T (all queries): fitted exponents, value ~ T^p")
-        for col in ("curation", "T range", "time p", "time p (upper half)", "memory p", f"recall@8 (block vs exact)"):
+        for col in ("curation", "T range", "time p", "time p (upper half)", "memory p"):
             table.add_column(col, justify="right", no_wrap=True)
         for f in fits:
-            rec = ", ".join(f"{recalls[int(t)]:.3f}" for t in f.Ts if int(t) in recalls) if f.curation == "block" else "-"
-            table.add_row(f.curation, f"{int(f.Ts[0])}..{int(f.Ts[-1])}", f"{f.time_exponent:.3f}", f"{f.time_exponent_upper:.3f}", f"{f.memory_exponent:.3f}", rec)
+            table.add_row(f.curation, f"{int(f.Ts[0])}..{int(f.Ts[-1])}", f"{f.time_exponent:.3f}", f"{f.time_exponent_upper:.3f}", f"{f.memory_exponent:.3f}")
+        console.print(table)
+    if recalls:
+        table = Table(title="recall@8 of block Top-K against exact Top-K (model q/k)")
+        table.add_column("input", no_wrap=True)
+        for t in scaling_Ts:
+            table.add_column(f"T={t}", justify="right", no_wrap=True)
+        for kind in RECALL_INPUTS:
+            table.add_row(kind, *[f"{recalls[(kind, t)]:.3f}" for t in scaling_Ts])
         console.print(table)
     met = targets(records, fits)
     if met:
