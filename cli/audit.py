@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -15,11 +16,16 @@ from nacverify.audit import export_model as write_model_export
 from nacverify.audit.claims import CLAIM_SPECS
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
+from nacverify.model.gates import HEADS, MODES
+from nacverify.model.nac import BACKBONES
 from nacverify.report import Report, check_writable, default_report_path, write_report
 
 from ._common import command_line, console, gate_exit, guarded, verdict_table
 
 MODEL = "Model export (--export-model)"
+Backbone = enum.Enum("Backbone", {b: b for b in BACKBONES}, type=str)
+Head = enum.Enum("Head", {h: h for h in HEADS}, type=str)
+Mode = enum.Enum("Mode", {m: m for m in MODES}, type=str)
 
 
 def _list_claims() -> None:
@@ -58,9 +64,9 @@ def audit(
     sharp_threshold: Annotated[float, typer.Option("--sharp-threshold", help="Weight on one key that counts as sharp attention (audit.sharpness).")] = DEFAULT_SHARP_THRESHOLD,
     list_only: Annotated[bool, typer.Option("--list", help="List the audit claims and exit.")] = False,
     export_model: Annotated[Optional[Path], typer.Option("--export-model", help="Write the JAX NAC model's gate export to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
-    backbone: Annotated[str, typer.Option(help="Backbone: reference, circuit or fc.", rich_help_panel=MODEL)] = "circuit",
-    head: Annotated[str, typer.Option(help="Gate heads: shared or split.", rich_help_panel=MODEL)] = "shared",
-    mode: Annotated[str, typer.Option(help="Logit mode: exact, euler or steady.", rich_help_panel=MODEL)] = "exact",
+    backbone: Annotated[Backbone, typer.Option(help="NCP backbone of the gates (fc: the dense ablation).", rich_help_panel=MODEL)] = Backbone("circuit"),
+    head: Annotated[Head, typer.Option(help="Gate heads: one shared output or two (split).", rich_help_panel=MODEL)] = Head("shared"),
+    mode: Annotated[Mode, typer.Option(help="How the logits are computed from the gates.", rich_help_panel=MODEL)] = Mode("exact"),
     d_model: Annotated[int, typer.Option(help="Model width.", rich_help_panel=MODEL)] = 16,
     heads: Annotated[int, typer.Option(help="Attention heads.", rich_help_panel=MODEL)] = 2,
     length: Annotated[int, typer.Option(help="Sequence length of the random input.", rich_help_panel=MODEL)] = 32,
@@ -82,8 +88,8 @@ def audit(
     if export_model is not None:
         file, _ = write_model_export(
             export_model, d_model=d_model, num_heads=heads, length=length, batch=batch, seed=seed, overwrite=force,
-            backbone=backbone, head=head, mode=mode, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
-        console.print(f"export: {file} ({backbone} backbone, {head} head, mode {mode})", markup=False)
+            backbone=backbone.value, head=head.value, mode=mode.value, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
+        console.print(f"export: {file} ({backbone.value} backbone, {head.value} head, mode {mode.value})", markup=False)
     export = read_export(file)
     claims = audit_claims(export, sharp_threshold=sharp_threshold)
     if table is not None:

@@ -109,6 +109,9 @@ def export_model(
 
     if min(d_model, num_heads, length, batch) < 1:
         raise BadInput("d_model, heads, length and batch must be >= 1")
+    for name, value in options.items():
+        if isinstance(value, float) and not np.isfinite(value):
+            raise BadInput(f"{name} must be finite, got {value}")
     _kind(Path(path))
     if Path(path).exists() and not overwrite:  # before the model is built
         raise BadInput(f"{path} exists; choose another name or pass --force")
