@@ -28,9 +28,10 @@ from typing import Any
 import h5py
 import numpy as np
 
+from .atomic import atomic_write
 from .claims import Result, Verdict
 from .environment import device_description, library_versions, platform_description
-from .errors import BadInput, EnvironmentProblem, ReportError
+from .errors import BadInput, ReportError
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -208,48 +209,17 @@ def _write(handle: h5py.File, report: Report) -> None:
 
 
 def write_report(report: Report, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
-    """Write `report` to `path` atomically and return the path.
+    """Write `report` to `path` atomically (`nacverify.atomic`) and return the path.
 
     Raises `BadInput` when the file exists and `overwrite` is False, and
     `EnvironmentProblem` when the folder cannot be written."""
-    target = Path(path)
-    if target.exists() and not overwrite:
-        raise BadInput(f"report {target} exists; choose another --out or pass --force")
-    if target.exists() and target.is_dir():
-        raise BadInput(f"--out {target} is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write report in {folder}: {exc.strerror or exc}") from exc
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+
+    def write(tmp: Path) -> None:
         with h5py.File(tmp, "w") as handle:
             _write(handle, report)
             handle.flush()
-        with open(tmp, "rb+") as raw:
-            os.fsync(raw.fileno())
-        if overwrite:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)  # atomic and refuses to clobber a file created meanwhile
-            except FileExistsError as exc:
-                raise BadInput(f"report {target} exists; choose another --out or pass --force") from exc
-            except OSError:  # file systems without hard links
-                os.replace(tmp, target)
-        dir_fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write report {target}: {exc.strerror or exc}") from exc
-    finally:
-        tmp.unlink(missing_ok=True)
-    return target
+
+    return atomic_write(path, write, overwrite=overwrite)
 
 
 def _decode(value: Any) -> Any:

@@ -10,14 +10,14 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import BadInput, EnvironmentProblem
+from ..atomic import atomic_write
+from ..errors import BadInput
 from .format import ATTRS, FORMAT_TAG, FORMAT_VERSION, GateExport, from_arrays
 
 __all__ = ["write_export", "export_model", "SUFFIXES"]
@@ -53,39 +53,17 @@ def write_export(entries: Mapping[str, Any], path: str | os.PathLike, *, overwri
     target = Path(path)
     kind = _kind(target)
     from_arrays(entries, str(target))  # refuse to write what `read_export` would refuse to read
-    if target.is_dir():
-        raise BadInput(f"{target} is a directory")
-    if target.exists() and not overwrite:
-        raise BadInput(f"{target} exists; choose another name or pass --force")
     data = {k: v for k, v in entries.items() if v is not None}
     data.update(format=np.asarray(FORMAT_TAG), format_version=np.asarray(FORMAT_VERSION))
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write {target}: {exc.strerror or exc}") from exc
-    tmp = Path(tmp_name)
-    try:
+
+    def write(tmp: Path) -> None:
         if kind == "npz":
-            with os.fdopen(fd, "wb") as handle:
+            with open(tmp, "wb") as handle:
                 _write_npz(handle, data)
         else:
-            os.close(fd)
             _write_hdf5(tmp, data)
-        if overwrite:
-            os.replace(tmp, target)
-        else:
-            try:
-                os.link(tmp, target)
-            except FileExistsError:
-                raise BadInput(f"{target} exists; choose another name or pass --force") from None
-            except OSError:
-                os.replace(tmp, target)
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write {target}: {exc.strerror or exc}") from exc
-    finally:
-        tmp.unlink(missing_ok=True)
+
+    atomic_write(target, write, overwrite=overwrite, what="export")
     return target
 
 
