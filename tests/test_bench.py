@@ -1,0 +1,87 @@
+"""`nacverify bench`: protocol, scaling fits, HDF5 sections and the command (no timed asserts)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import nacverify  # noqa: F401
+from nacverify import bench
+from nacverify.cli.app import app
+from nacverify.errors import BadInput
+from nacverify.report import read_report
+
+runner = CliRunner()
+
+
+def test_fit_exponent_recovers_known_powers():
+    Ts = np.array([256, 512, 1024, 2048])
+    assert abs(bench.fit_exponent(Ts, 3e-6 * Ts**1.5) - 1.5) < 1e-12
+    assert abs(bench.fit_exponent(Ts, 7.0 * Ts**2.0) - 2.0) < 1e-12
+    assert np.isnan(bench.fit_exponent([256], [1.0]))
+
+
+def test_suites_contain_the_paper_rows_and_baselines():
+    names = [c.name for c in bench.paper_suite()]
+    for row in ("NAC-Exact/05s/8k", "NAC-Euler", "NAC-Steady", "NAC-2k", "NAC-32k", "NAC-PW", "NAC-FC", "NAC-02s", "NAC-09s"):
+        assert row in names
+    assert {c.kind for c in bench.paper_suite()} >= {"nac", "sdpa", "mha", "ltc", "locality", "sparse_topk"}
+    assert [c.T for c in bench.scaling_suite(16384) if c.group == "block"] == [256, 512, 1024, 2048, 4096, 8192, 16384]
+    with pytest.raises(BadInput):
+        bench.suite_configs("paper", only=["nothing-matches"])
+
+
+@pytest.mark.parametrize("kind", ["nac", "sdpa", "mha", "ltc", "locality", "sparse_topk"])
+def test_measure_protocol(kind):
+    cfg = bench.BenchConfig(f"tiny-{kind}", kind, 16, d_model=8, heads=2)
+    rec = bench.measure(cfg, repeats=10)
+    assert rec.times_s.shape == (10,) and np.all(rec.times_s > 0)
+    assert rec.p10_s <= rec.median_s <= rec.p90_s
+    assert rec.compile_s > 0 and rec.throughput > 0
+    m = rec.memory
+    assert rec.peak_bytes == m["temp_bytes"] + m["argument_bytes"] + m["output_bytes"] - m["alias_bytes"]
+    assert m["argument_bytes"] >= 16 * 8 * 4  # at least the float32 input
+
+
+def test_measure_rejects_few_repeats():
+    with pytest.raises(BadInput):
+        bench.measure(bench.BenchConfig("x", "nac", 8, d_model=8, heads=2), repeats=3)
+
+
+def test_memory_analysis_sees_a_larger_problem():
+    small = bench.measure(bench.BenchConfig("s", "mha", 32, d_model=8, heads=2), repeats=10)
+    large = bench.measure(bench.BenchConfig("l", "mha", 256, d_model=8, heads=2), repeats=10)
+    assert large.peak_bytes > 4 * small.peak_bytes  # attention scores grow as T^2
+
+
+def test_block_recall_is_a_fraction():
+    r = bench.block_recall(64, d_model=8, heads=2, queries=16)
+    assert 0.0 <= r <= 1.0
+    # with T = 16 and topk 8: Bs = 4, M = 2 blocks, 8 candidates = exactly the top-8 only if the
+    # two best blocks hold them; recall of a full cover (topk >= T) is 1
+    assert bench.block_recall(16, topk=16, d_model=8, heads=2) == 1.0
+
+
+def test_bench_command_writes_hdf5(tmp_path):
+    out = tmp_path / "b.h5"
+    res = runner.invoke(app, ["bench", "--suite", "scaling", "--min-T", "16", "--max-T", "32", "--only", "block-*", "--only", "exact-T16", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    data = read_report(out)
+    sec = data.sections["bench"]
+    assert "block-T16" in sec["scaling"] and "block-T32" in sec["scaling"] and "exact-T16" in sec["scaling"]
+    row = sec["scaling"]["block-T32"]
+    assert row["repeats"] == 10 and row["times_s"].shape == (10,) and row["peak_memory_mb"] > 0
+    assert "memory analysis" in row["memory_method"]
+    assert sec["scaling"]["fits"]["block"]["T"].tolist() == [16.0, 32.0]
+    assert sec["scaling"]["recall"]["gaussian"]["recall_at_k"].shape == (2,)
+    assert "device" in sec["environment"] and "jax" in sec["environment"]["library_versions"]
+    assert "time p" in res.output and "recall@8" in res.output
+    again = runner.invoke(app, ["bench", "--suite", "scaling", "--min-T", "16", "--max-T", "16", "--only", "exact-*", "--out", str(out)])
+    assert again.exit_code == 2  # exists without --force
+
+
+@pytest.mark.parametrize("args", [["--repeats", "3"], ["--T", "4"], ["--min-T", "64", "--max-T", "32"], ["--suite", "nope"], ["--only", "zzz"]])
+def test_bench_bad_input_exits_2(tmp_path, args):
+    res = runner.invoke(app, ["bench", *args, "--out", str(tmp_path / "x.h5")])
+    assert res.exit_code == 2
