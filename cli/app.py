@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -37,6 +38,14 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def _stdout_is_devnull() -> bool:
+    try:
+        out, null = os.fstat(sys.stdout.fileno()), os.stat(os.devnull)
+    except (OSError, ValueError, AttributeError):  # e.g. captured output without a file descriptor
+        return False
+    return (out.st_dev, out.st_ino, out.st_rdev) == (null.st_dev, null.st_ino, null.st_rdev)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: usage errors become one line and exit 2.
 
@@ -52,6 +61,11 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         err_console.print("nacverify: error: interrupted", markup=False)
         code = EXIT_ENVIRONMENT
+    except SystemExit:  # rich ends with SystemExit(1) when stdout's reader goes away (`| head`)
+        if not _stdout_is_devnull():  # rich has pointed stdout at /dev/null; otherwise not ours
+            raise
+        err_console.print("nacverify: error: output closed before the end (broken pipe)", markup=False)
+        code = EXIT_ENVIRONMENT  # not 1, which would read as a gate failure
     except Exception as exc:
         if not (hasattr(exc, "exit_code") and hasattr(exc, "format_message")):
             raise

@@ -1,0 +1,294 @@
+"""Bad input never produces a traceback: generated command lines over every command and
+option registered at test time (discovered from the Typer app, so new commands are
+covered without touching this file), run in-process through `nacverify.cli.app.main`.
+
+Property: the process would exit with 0, 1, 2 or 3; nothing prints a traceback; every
+exit 2 comes with exactly one non-empty line on stderr.
+
+Keeping examples cheap: most command lines carry a token the parser rejects (unknown
+option, a value of the wrong type, an unknown choice), numeric options get small values,
+and an example that still runs longer than `CAP_S` is interrupted with a
+KeyboardInterrupt (what Ctrl-C does), which must itself end cleanly (exit 3)."""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import io
+import os
+import signal
+import sys
+from collections import Counter
+from pathlib import Path
+
+import h5py
+import pytest
+import typer.main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nacverify.claims import Verdict
+from nacverify.cli.app import app, main
+from nacverify.report import Report, write_report
+
+sys.path.insert(0, str(Path(__file__).parent))
+from report_samples import _claim  # noqa: E402
+
+CAP_S = 2.0
+EXAMPLES = 240
+POISON_HEAVY, POISON_LIGHT = 0.85, 0.3  # chance of a parser-rejected token (numerical commands / report, list)
+
+
+def _commands(group, path=()):
+    """(path, click command) for every leaf command, and every group itself."""
+    out = [(path, group)] if path else []
+    for name, cmd in sorted(group.commands.items()):
+        if hasattr(cmd, "commands"):
+            out += _commands(cmd, (*path, name))
+        else:
+            out.append(((*path, name), cmd))
+    return out
+
+
+COMMANDS = _commands(typer.main.get_command(app))
+
+
+def _kind(param) -> tuple[str, list[str]]:
+    """The value kind of a parameter (typer's own parameter model, or click's)."""
+    t = None
+    bare = getattr(param, "bare_type", None)
+    if callable(bare):
+        try:
+            t = bare()
+        except Exception:  # noqa: BLE001
+            t = None
+    if t is None:
+        t = getattr(param, "type", None)
+    if isinstance(t, type):
+        if issubclass(t, enum.Enum):
+            return "choice", [str(m.value) for m in t]
+        for base, kind in ((bool, "bool"), (int, "int"), (float, "float"), (os.PathLike, "path")):
+            if issubclass(t, base):
+                return kind, []
+        return "text", []
+    choices = getattr(t, "choices", None)
+    if choices:
+        return "choice", [str(c) for c in choices]
+    name = str(getattr(t, "name", "text")).lower()
+    for key, kind in (("bool", "bool"), ("int", "int"), ("float", "float"), ("path", "path"), ("file", "path")):
+        if key in name:
+            return kind, []
+    return "text", []
+
+
+INTS = ["0", "1", "2", "3", "-1", "-7"]
+BAD_INTS = ["abc", "1.5", "", "0x", "1e3"]
+FLOATS = ["0", "1", "0.5", "-1", "1e-3", "1e-300", "nan", "inf", "-inf", "1e308", "2"]
+BAD_FLOATS = ["abc", "", "1,5", "--"]
+TEXTS = ["", "x", "*", "nac.*", "nac.thm3.*", "nope.*", "a b", "'", '"', "0.5 + 0.05*sin(6*t)", "__import__('os')", "1/0", "t**1000", "é∂ƒ", "-"]
+
+
+def _text():
+    return st.one_of(st.sampled_from(TEXTS), st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=12))
+
+
+def _value(kind: str, choices: list[str], name: str, paths: dict[str, list[str]]):
+    """A value that the parser accepts (mostly; the poison token handles rejection)."""
+    if kind == "int":
+        if name in ("seed",):
+            return st.sampled_from(INTS + ["2147483648", "18446744073709551616", "-99999999999999999999"])
+        return st.sampled_from(INTS)
+    if kind == "float":
+        return st.sampled_from(FLOATS)
+    if kind == "choice":
+        return st.sampled_from(choices)
+    if kind == "bool":
+        return st.sampled_from(["true", "false", "1", "0"])
+    if kind == "path":
+        pool = paths["out"] if name in ("out", "plot") else paths["in"]
+        return st.one_of(st.sampled_from(pool), st.sampled_from(paths["in"] + paths["out"]))
+    return _text()
+
+
+def _poison(kind: str, choices: list[str]) -> list[str]:
+    if kind == "int":
+        return BAD_INTS
+    if kind == "float":
+        return BAD_FLOATS
+    if kind == "choice":
+        return ["bogus", "", choices[0].upper() + "x" if choices else "x"]
+    return []
+
+
+@st.composite
+def command_lines(draw, paths):
+    path, cmd = draw(st.sampled_from(COMMANDS))
+    argv = list(path)
+    if draw(st.integers(0, 19)) == 0:  # a misspelt command
+        argv[-1] = argv[-1] + draw(st.sampled_from(["x", "-", "_"]))
+    params = [p for p in getattr(cmd, "params", []) if not getattr(p, "hidden", False)]
+    options = [p for p in params if p.param_type_name == "option"]
+    arguments = [p for p in params if p.param_type_name == "argument"]
+    chunks: list[list[str]] = []
+    for p in draw(st.lists(st.sampled_from(options), max_size=5, unique_by=lambda p: p.name)) if options else []:
+        opt = draw(st.sampled_from(list(p.opts) + list(p.secondary_opts)))
+        if p.is_flag or getattr(p, "count", False):
+            chunks.append([opt])
+            continue
+        kind, choices = _kind(p)
+        chunks.append([opt] + [draw(_value(kind, choices, p.name, paths)) for _ in range(max(p.nargs, 1))])
+    positional = []
+    for a in arguments:
+        if a.required or draw(st.booleans()):
+            positional.append(draw(st.sampled_from(paths["in"])) if _kind(a)[0] == "path" else draw(_text()))
+    if draw(st.integers(0, 5)) == 0:
+        positional = positional[: draw(st.integers(0, len(positional)))]  # a missing argument
+    if draw(st.integers(0, 7)) == 0:
+        positional.append(draw(_text()))  # one too many
+    heavy = path and path[0] not in ("report", "list")
+    if draw(st.floats(0, 1)) < (POISON_HEAVY if heavy else POISON_LIGHT):  # a token the parser must reject
+        typed = [p for p in options if not p.is_flag and _poison(*_kind(p))]
+        choice = draw(st.integers(0, 2))
+        if choice == 0 or not typed:
+            chunks.append([draw(st.sampled_from(["--no-such-option", "-Z", "---", "--Out"]))])
+        else:
+            p = draw(st.sampled_from(typed))
+            chunks.append([p.opts[0], draw(st.sampled_from(_poison(*_kind(p))))])
+    if draw(st.integers(0, 15)) == 0:
+        chunks.append(["--help"])
+    order = draw(st.permutations(range(len(chunks))))
+    tokens = [tok for i in order for tok in chunks[i]]
+    cut = draw(st.integers(0, len(positional)))
+    argv += positional[:cut] + tokens + positional[cut:]
+    if chunks and not chunks[-1][1:] and draw(st.integers(0, 9)) == 0:
+        argv.append(draw(st.sampled_from(["--out", "--seed", "--rtol", "--only"])))  # an option missing its value at the end
+    return argv
+
+
+def _input_files(folder: Path) -> list[str]:
+    folder.mkdir()
+    good = write_report(Report(command="fuzz", seed=1, results=[]), folder / "good.h5")
+    from nacverify.claims import evaluate
+
+    two = write_report(Report(command="fuzz", results=[evaluate(_claim("f.one", Verdict.HOLDS, Verdict.HOLDS, scalars={"m": 1.0})),
+                                                       evaluate(_claim("f.two", Verdict.REFUTED, Verdict.HOLDS))]), folder / "two.h5")
+    (folder / "junk.h5").write_bytes(b"\x89HDF\r\n\x1a\n" + b"garbage" * 50)
+    (folder / "empty.h5").write_bytes(b"")
+    with h5py.File(folder / "foreign.h5", "w") as f:
+        f.attrs["format"] = "something-else"
+    future = write_report(Report(command="fuzz"), folder / "future.h5")
+    with h5py.File(future, "a") as f:
+        f.attrs["schema_version"] = "7.0"
+    broken = write_report(Report(command="fuzz", results=[evaluate(_claim("f.b", Verdict.HOLDS, Verdict.HOLDS))]), folder / "broken.h5")
+    with h5py.File(broken, "a") as f:
+        del f["claims/f.b/scalars"]
+    (folder / "sub").mkdir()
+    return [str(good), str(two), str(folder / "junk.h5"), str(folder / "empty.h5"), str(folder / "foreign.h5"), str(future), str(broken),
+            str(folder / "missing.h5"), str(folder / "sub"), "", "/proc/nope/r.h5"]
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    """main(argv) with output captured, interrupted (KeyboardInterrupt, as Ctrl-C) once it
+    has run CAP_S seconds and every 0.5 s after, until it returns. An interrupt due while
+    Python runs a garbage-collector callback or a finaliser (where exceptions are ignored)
+    is postponed by 50 ms."""
+    out, err = io.StringIO(), io.StringIO()
+    active = [True]
+
+    def alarm(signum, frame):
+        if not active[0]:
+            return
+        code = frame.f_code if frame is not None else None
+        if code is not None and (code.co_name in ("__del__", "gc_callback", "_remove", "callback") or "hypothesis" in code.co_filename):
+            signal.setitimer(signal.ITIMER_REAL, 0.05, 0.5)
+            return
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, CAP_S, 0.5)
+    code: object = None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main(argv)
+            except SystemExit as exc:
+                active[0] = False
+                code = exc.code
+            finally:
+                active[0] = False
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_generated_command_lines_exit_cleanly(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # default report paths land in the test's folder
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.delenv("NACVERIFY_DEBUG", raising=False)
+    ins = _input_files(tmp_path / "in")
+    (tmp_path / "out").mkdir()
+    outs = [str(tmp_path / "out" / f"o{i}.h5") for i in range(6)] + [str(tmp_path / "out" / "page"), str(tmp_path / "out"), ins[0], "/proc/nope/r.h5", ""]
+    paths = {"in": ins, "out": outs}
+    codes: Counter = Counter()
+    commands_seen: Counter = Counter()
+
+    def check(argv):
+        code, stdout, stderr = _run(argv)
+        codes[code] += 1
+        commands_seen[argv[0] if argv else ""] += 1
+        assert code in (0, 1, 2, 3), (argv, code, stderr[-800:])
+        assert "Traceback" not in stdout + stderr, (argv, stderr[-2000:])
+        if code == 2:
+            lines = [line for line in stderr.splitlines() if line.strip()]
+            assert len(lines) == 1, (argv, stderr)
+            assert lines[0].startswith("nacverify: error: "), (argv, stderr)
+
+    for path, _ in COMMANDS:  # every command at least once, whatever the generator favours
+        check([*path, "--no-such-option"])
+        check([*path, "--help"])
+
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=False,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+    @given(argv=command_lines(paths))
+    def run(argv):
+        check(argv)
+
+    run()
+    assert sum(codes.values()) >= 200 + 2 * len(COMMANDS)
+    assert codes[2] > 50 and codes[0] > 0, codes  # the generator reaches both rejections and successes
+    assert {p[0] for p, _ in COMMANDS} <= set(commands_seen), (commands_seen, codes)
+
+
+def test_discovery_covers_every_registered_command():
+    """The generator's command list is the app's: `report show|html|diff` and the rest."""
+    paths = {p for p, _ in COMMANDS}
+    assert {("report",), ("report", "show"), ("report", "html"), ("report", "diff"), ("list",), ("frozen-error",)} <= paths
+    for _, cmd in COMMANDS:
+        for p in getattr(cmd, "params", []):
+            if p.param_type_name == "option" and not p.is_flag:
+                assert _kind(p)[0] in ("int", "float", "choice", "path", "text", "bool"), p.name
+
+
+@pytest.mark.parametrize("argv", [[], ["report"], ["--help"], ["report", "diff", "--help"]])
+def test_help_and_bare_groups_exit_0(argv):
+    code, stdout, stderr = _run(argv)
+    assert code == 0 and "Usage" in stdout and stderr == ""
+
+
+@pytest.mark.parametrize("argv", [["list"], ["--help"], []])
+def test_closed_stdout_exits_3_not_the_gate_code(argv):
+    """`nacverify list | head -1`: rich answers a broken pipe with SystemExit(1), which would
+    read as a gate failure; main turns it into exit 3 with one line on stderr."""
+    import shutil
+    import subprocess
+
+    exe = shutil.which("nacverify")
+    if exe is None:
+        pytest.skip("console script not installed")
+    proc = subprocess.Popen([exe, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # the reader goes away before the first line
+    stderr = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert proc.returncode == 3, stderr
+    assert stderr.strip() == "nacverify: error: output closed before the end (broken pipe)"
