@@ -80,7 +80,7 @@ def test_page_has_every_verdict_and_the_known_numbers(sample_page):
     # fitted exponents of forward_ms = 3e-3 T^2 and memory_mb = 1e-2 T, and the stored one
     rows = re.findall(r"<tr><td>bench/scaling/exact</td><td>(\w+)</td><td>T</td><td[^>]*>([-0-9.]+)</td>", text)
     assert dict(rows) == {"forward_ms": "2.000", "memory_mb": "1.000"}
-    assert "exponent_forward_ms=2" in text
+    assert "exponent_forward_ms=2" in text  # an attribute of the group, shown next to the fit
     # the tightness table: 0.01 t^2 over 0.0125 t^2
     assert re.search(r"<td>demo.thm3.sharp.osc</td><td>holds</td><td>max_tightness</td><td[^>]*>0.8</td>", text)
     for heading in ("Frozen vs varying coefficients", "Tightness of each bound", "Explicit Euler: the overshoot region", "LTC: bounds along trajectories", "Benchmarks"):

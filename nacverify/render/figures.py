@@ -190,22 +190,30 @@ def series_figure(axis_name: str, axis: np.ndarray, curves: Mapping[str, np.ndar
     return _save(fig, path)
 
 
-def scaling_figure(axis_name: str, x: np.ndarray, curves: Mapping[str, np.ndarray], path: str | os.PathLike, *, title: str = "") -> tuple[Path, dict[str, float | None]]:
-    """Log-log plot of each curve over `x` with its fitted exponent k (y ~ x^k) in the legend.
-    Returns the path and the exponents."""
+def scaling_figure(panels: Sequence[tuple[str, str, np.ndarray, Mapping[str, np.ndarray]]], path: str | os.PathLike) -> tuple[Path, list[dict[str, float | None]]]:
+    """Log-log panels side by side, one per (title, axis name, x, curves), each curve's fitted
+    exponent k (y ~ x^k) in its legend. Returns the path and the exponents per panel."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)
-    x = np.asarray(x, float)
-    exponents: dict[str, float | None] = {}
-    for name, curve in curves.items():
-        y = np.asarray(curve, float)
-        k = fit_exponent(x, y)
-        exponents[name] = k
-        keep = (x > 0) & (y > 0) & np.isfinite(y)
-        label = f"{name} ~ {axis_name}^{k:.2f}" if k is not None else name
-        ax.loglog(x[keep], y[keep], "o-", lw=1.2, ms=4, label=label)
-    ax.set_xlabel(axis_name)
-    ax.set_title(title, fontsize=9)
-    ax.grid(True, which="both", lw=0.3)
-    ax.legend(fontsize=7)
-    return _save(fig, path), exponents
+    n = len(panels)
+    cols = min(n, 3)
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.4 * cols, 3.4 * rows), squeeze=False, constrained_layout=True)
+    fitted: list[dict[str, float | None]] = []
+    for i, (title, axis_name, x, curves) in enumerate(panels):
+        ax = axes[i // cols, i % cols]
+        x = np.asarray(x, float)
+        exponents: dict[str, float | None] = {}
+        for name, curve in curves.items():
+            y = np.asarray(curve, float)
+            k = fit_exponent(x, y)
+            exponents[name] = k
+            keep = (x > 0) & (y > 0) & np.isfinite(y)
+            ax.loglog(x[keep], y[keep], "o-", lw=1.2, ms=4, label=f"{name} ~ {axis_name}^{k:.2f}" if k is not None else name)
+        fitted.append(exponents)
+        ax.set_xlabel(axis_name)
+        ax.set_title(title, fontsize=9)
+        ax.grid(True, which="both", lw=0.3)
+        ax.legend(fontsize=7)
+    for j in range(n, rows * cols):
+        axes[j // cols, j % cols].axis("off")
+    return _save(fig, path), fitted

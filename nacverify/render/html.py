@@ -66,7 +66,9 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _fmt(value: Any) -> str:
+def _fmt(value: Any, limit: int = 0) -> str:
+    if limit and isinstance(value, str) and len(value) > limit:
+        return value[: limit - 3] + "..."
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, (float, np.floating)):
@@ -412,6 +414,7 @@ def _scaling_axis(node: Mapping[str, Any], in_bench: bool) -> tuple[str, np.ndar
 def _bench_section(page: _Page, data: ReportData) -> None:
     tables: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     scaling: list[tuple[str, str, np.ndarray, dict[str, np.ndarray], dict[str, Any]]] = []
+    rows_at: set[str] = set()
     for top, tree in data.sections.items():
         if not isinstance(tree, Mapping):
             continue
@@ -422,11 +425,12 @@ def _bench_section(page: _Page, data: ReportData) -> None:
                 curves = {k: v for k, v in _curves(node, axis[0], axis[1].shape[0]).items() if v.ndim == 1 and v.dtype.kind in "fiu"}
                 if curves:
                     scaling.append((path, axis[0], axis[1], curves, node))
-            if in_bench:
+            if in_bench and not any(path.startswith(row + "/") for row in rows_at):
                 scalars = _scalars(node)
-                if scalars:
+                if scalars:  # a row; the groups nested in it stay in the section listing
                     parent = path.rsplit("/", 1)[0] if "/" in path else path
                     tables.setdefault(parent, []).append((path, scalars))
+                    rows_at.add(path)
     if not tables and not scaling:
         return
     page.add("<h2 id=\"bench\">Benchmarks</h2>")
@@ -434,18 +438,30 @@ def _bench_section(page: _Page, data: ReportData) -> None:
         keys: list[str] = []
         for _, scalars in rows:
             keys += [k for k in scalars if k not in keys]
+        common = {}
+        if len(rows) > 1:  # a value shared by every row is said once, under the table
+            common = {k: rows[0][1][k] for k in keys if all(k in r and _fmt(r[k]) == _fmt(rows[0][1][k]) for _, r in rows)}
+            keys = [k for k in keys if k not in common]
         page.add(f"<h3>{_e(parent)}</h3>")
-        page.add(_table(["group", *keys], [[path.rsplit("/", 1)[-1] if path != parent else path, *[_fmt(s.get(k, "")) for k in keys]] for path, s in rows]))
+        page.add('<div style="overflow-x:auto">' + _table(["group", *keys], [[path.rsplit("/", 1)[-1] if path != parent else path, *[_fmt(s.get(k, ""), 48) for k in keys]] for path, s in rows]) + "</div>")
+        if common:
+            page.add('<p class="small">every row: ' + _e("; ".join(f"{k} = {_fmt(v)}" for k, v in common.items())) + "</p>")
     if scaling:
         page.add("<h3>Scaling (log-log, fitted exponents)</h3>")
+        by_parent: dict[str, list] = {}
+        for entry in scaling:
+            by_parent.setdefault(entry[0].rsplit("/", 1)[0], []).append(entry)
         fit_rows = []
-        for path, axis_name, x, curves, node in scaling:
-            fig, exps = figures.scaling_figure(axis_name, x, curves, page.figure_path(path), title=path)
-            page.add_figure(fig, f"scaling of {path}")
-            for name, k in exps.items():
-                stored = [f"{key}={_fmt(v)}" for key, v in node.items() if key.startswith("exponent") and name in key and not isinstance(v, (Mapping, np.ndarray))]
-                fit_rows.append([path, name, axis_name, "-" if k is None else f"{k:.3f}", ", ".join(stored) or "-"])
-        page.add(_table(["group", "quantity", "axis", "fitted exponent k (y ~ axis^k)", "stored in the report"], fit_rows))
+        for parent, entries in by_parent.items():
+            panels = [(path, axis_name, x, curves) for path, axis_name, x, curves, _ in entries]
+            fig, fitted = figures.scaling_figure(panels, page.figure_path(parent))
+            page.add_figure(fig, f"scaling of {parent}")
+            for (path, axis_name, _, _, node), exps in zip(entries, fitted):
+                stored = ", ".join(f"{key}={float(v):.4g}" for key, v in node.items()
+                                   if "exponent" in key and isinstance(v, (int, float)) and not isinstance(v, bool)) or "-"
+                for name, k in exps.items():
+                    fit_rows.append([path, name, axis_name, "-" if k is None else f"{k:.3f}", stored])
+        page.add(_table(["group", "quantity", "axis", "fitted exponent k (y ~ axis^k)", "exponents stored in the group"], fit_rows))
 
 
 # ------------------------------------------------------------------ everything else
