@@ -72,6 +72,8 @@ def guarded(fn: F) -> F:
             raise fail("interrupted", EXIT_ENVIRONMENT) from None
         except NacverifyError as exc:
             raise fail(str(exc), EXIT_ENVIRONMENT) from None
+        except MemoryError as exc:  # e.g. --points 99999999999: the machine, not a bug
+            raise fail(f"out of memory: {exc or 'allocation failed'}", EXIT_ENVIRONMENT) from None
         except Exception as exc:
             if os.environ.get("NACVERIFY_DEBUG"):
                 raise

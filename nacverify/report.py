@@ -126,7 +126,8 @@ def _attr(value: Any) -> Any:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
-        return int(value)
+        value = int(value)
+        return value if -(2**63) <= value < 2**63 else str(value)  # HDF5 has no integer beyond int64
     if isinstance(value, (float, np.floating)):
         return float(value)
     if isinstance(value, str):
@@ -170,7 +171,7 @@ def _write(handle: h5py.File, report: Report) -> None:
     attrs["platform"] = platform_description()
     attrs["device"] = device_description()
     attrs["command"] = report.command
-    attrs["seed"] = -1 if report.seed is None else int(report.seed)
+    attrs["seed"] = -1 if report.seed is None else _attr(int(report.seed))
     attrs["created_utc"] = _dt.datetime.now(_dt.timezone.utc).isoformat()
     attrs["complete"] = bool(report.complete)
     attrs["note"] = report.note

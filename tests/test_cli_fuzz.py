@@ -292,3 +292,16 @@ def test_closed_stdout_exits_3_not_the_gate_code(argv):
     proc.wait(timeout=120)
     assert proc.returncode == 3, stderr
     assert stderr.strip() == "nacverify: error: output closed before the end (broken pipe)"
+
+
+def test_regressions_found_by_fuzzing(tmp_path):
+    """A seed beyond int64 no longer loses a finished run at the report write (HDF5 has no
+    such integer: stored as a decimal string); an impossible allocation is an environment
+    problem with a plain message, not an 'internal error'."""
+    path = write_report(Report(command="c", seed=2**64, sections={"s": {"n": 2**70, "m": -(2**63)}}), tmp_path / "r.h5")
+    from nacverify.report import read_report
+
+    data = read_report(path)
+    assert data.attrs["seed"] == str(2**64) and data.sections["s"]["n"] == str(2**70) and data.sections["s"]["m"] == -(2**63)
+    code, _, stderr = _run(["frozen-error", "-r", "slow", "--points", "99999999999", "--out", str(tmp_path / "big.h5")])
+    assert code == 3 and stderr.strip().startswith("nacverify: error: out of memory"), stderr
