@@ -7,7 +7,8 @@ Per head $h$ with $q, k, v$ from the sensory gates (eq. 13):
    $t_{pseudo} = \sigma(t_a(u) t + t_b(u))$;
 3. logits $a_{ij}$ in mode exact (eq. 17), euler (eq. 2) or steady (eq. 18); key mask;
 4. $\alpha_{ij} = \mathrm{softmax}_j(a_{ij})$ and the Riemann sum $\sum_j \alpha_{ij} v_j\,\delta t$ (eq. 19);
-5. heads concatenated, Dense(d_model) output projection, last step unless ``return_sequences``.
+5. heads concatenated, Dense(d_model) output projection, optional ``output_activation``, last step
+   unless ``return_sequences``. (No dropout: the public default is 0.)
 
 Efficiency: only the queries that are returned are computed (the last one unless
 ``return_sequences``); the per-pair affine maps are split into per-token parts (see
@@ -32,7 +33,7 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import BadInput
-from .cell import NCPCell
+from .cell import ACTIVATIONS, NCPCell
 from .curation import BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
@@ -59,7 +60,8 @@ class NACConfig:
     tau_epsilon: float = 1e-6
     backbone: str = "circuit"
     head: str = "shared"
-    activation: str = "linear"
+    activation: str = "linear"  # of the NCP cells (the public implementation: linear)
+    output_activation: str | None = None  # after the output projection (the layer's `activation`)
     return_sequences: bool = False
     return_attention: bool = False
     query_chunk: int | None = None
@@ -80,6 +82,8 @@ class NACConfig:
             raise BadInput(f"topk must be >= 1, got {self.topk}")
         if self.euler_steps < 0 or not (self.delta_t > 0) or not (self.dt > 0) or not (self.tau_epsilon > 0):
             raise BadInput("euler_steps >= 0, delta_t > 0, dt > 0 and tau_epsilon > 0 are required")
+        if self.activation not in ACTIVATIONS or (self.output_activation is not None and self.output_activation not in ACTIVATIONS):
+            raise BadInput(f"unknown activation; choose from {', '.join(ACTIVATIONS)}")
         if self.query_chunk is not None and self.query_chunk < 1:
             raise BadInput(f"query_chunk must be >= 1, got {self.query_chunk}")
 
@@ -172,7 +176,7 @@ class NAC(eqx.Module):
     def with_options(self, **changes) -> "NAC":
         """The same parameters under inference options that do not change them
         (mode, euler_steps, delta_t, dt, curation, topk, return_*, query_chunk)."""
-        allowed = {"mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon"}
+        allowed = {"mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon", "output_activation"}
         bad = set(changes) - allowed
         if bad:
             raise BadInput(f"options {sorted(bad)} change the parameters; build a new model instead")
@@ -296,6 +300,8 @@ class NAC(eqx.Module):
             res = {k_: jnp.moveaxis(v_, 0, 2).reshape(v_.shape[1:3] + (n * c,) + v_.shape[4:])[:, :, :tq] for k_, v_ in res.items()}
         out = res["out"].transpose(0, 2, 1, 3).reshape(b, tq, cfg.d_model)
         out = self.out_proj(out)
+        if cfg.output_activation is not None:
+            out = ACTIVATIONS[cfg.output_activation](out)
         return out, res, qh, kh
 
     # ------------------------------------------------------------------ public
