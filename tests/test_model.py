@@ -331,9 +331,10 @@ def test_block_topk_follows_algorithm_2():
 def test_export_gates_has_the_audit_names(tmp_path, x):
     m = NAC(D, H, key=jax.random.PRNGKey(0), dtype=jnp.float64, mode="euler", topk=4)
     d = export_gates(m, x)
-    assert set(d) == {"phi", "omega", "t_pseudo", "logits", "attention", "u", "mode", "delta_t", "euler_steps", "dt", "topk"}
-    for name in ("phi", "omega", "t_pseudo", "logits", "attention"):
+    assert set(d) == {"phi", "omega", "t_pseudo", "logits", "attention", "u", "valid", "mode", "delta_t", "euler_steps", "dt", "topk"}
+    for name in ("phi", "omega", "t_pseudo", "logits", "attention", "valid"):
         assert d[name].shape == (B, H, T, 4)
+    assert d["valid"].dtype == bool and d["valid"].all()
     assert d["u"].shape == (B, H, T, 4, 2 * (D // H))
     assert str(d["mode"]) == "euler" and float(d["delta_t"]) == 0.5 and int(d["euler_steps"]) == 5 and int(d["topk"]) == 4
     # the exported logits follow from the exported gates (eq. 2, five Euler steps)
@@ -341,6 +342,10 @@ def test_export_gates_has_the_audit_names(tmp_path, x):
     for _ in range(5):
         a = a + 0.5 * (-d["omega"] * a + d["phi"])
     np.testing.assert_allclose(d["logits"], a, atol=1e-14)
+    masked = export_gates(m.with_options(mode="exact"), x, mask=jnp.ones((B, T)).at[:, 2:].set(0))
+    assert (masked["valid"].sum(-1) == 2).all()  # 2 unmasked keys < topk 4: two invalid pairs per row
+    assert (masked["attention"][~masked["valid"]] == 0).all()
+    np.testing.assert_allclose(masked["attention"].sum(-1), 1.0, atol=1e-12)
     np.savez(tmp_path / "gates.npz", **d)
     back = np.load(tmp_path / "gates.npz")
     np.testing.assert_array_equal(back["phi"], d["phi"])
