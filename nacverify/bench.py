@@ -9,8 +9,9 @@ Protocol per configuration (one jitted forward pass on a seeded input, float32):
   ``compiled.memory_analysis()``: temp + argument + output bytes, i.e. the largest set of
   buffers the executable can hold live at once (generated code excluded). This is the same
   number on every backend and does not depend on other processes. On a GPU the backend's
-  own ``device.memory_stats()['peak_bytes_in_use']`` (a process-lifetime high-water mark)
-  is recorded as well;
+  own ``device.memory_stats()`` are recorded as well: ``peak_bytes_in_use`` is a process-lifetime
+  high-water mark, so when it rises during a configuration its excess over the bytes in use
+  before that configuration is recorded as ``device_peak_bytes_this_config``;
 * the device description and library versions go into the report.
 
 Suites: ``paper`` (seed 000 D.4 / seed 001 Table 2 protocol: T = 1024, d_model 64, 4 heads,
@@ -27,6 +28,7 @@ every query, as the baselines do.
 from __future__ import annotations
 
 import fnmatch
+import importlib.metadata
 import math
 import time
 from collections.abc import Callable, Iterable
@@ -218,17 +220,20 @@ def build(config: BenchConfig, seed: int = 0, dtype=jnp.float32) -> eqx.Module:
 
 
 def _device_peak() -> dict[str, int]:
+    """The default device's bytes in use and lifetime peak ({} where the backend has no statistics)."""
     try:
         stats = jax.devices()[0].memory_stats() or {}
     except Exception:  # CPU backends may not implement memory statistics
         stats = {}
-    return {k: int(v) for k, v in stats.items() if k in ("peak_bytes_in_use", "bytes_in_use")}
+    out = {k: int(v) for k, v in stats.items() if k in ("peak_bytes_in_use", "bytes_in_use")}
+    return out if len(out) == 2 else {}
 
 
 def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> BenchRecord:
     """Compile, warm up and time one configuration (module docstring)."""
     if repeats < MIN_REPEATS:
         raise BadInput(f"--repeats must be >= {MIN_REPEATS}, got {repeats}")
+    before = _device_peak()
     model = build(config, seed)
     params, static = eqx.partition(model, eqx.is_array)
     x = jax.random.normal(jax.random.PRNGKey(seed + 1), (config.batch, config.T, config.d_model), jnp.float32)
@@ -250,7 +255,12 @@ def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> B
         "alias_bytes": int(analysis.alias_size_in_bytes),
         "generated_code_bytes": int(analysis.generated_code_size_in_bytes),
     }
-    memory.update({f"device_{k}": v for k, v in _device_peak().items()})
+    after = _device_peak()
+    memory.update({f"device_{k}": v for k, v in after.items()})
+    if after and before and after["peak_bytes_in_use"] > before["peak_bytes_in_use"]:
+        # the backend's lifetime high-water mark rose during this configuration: its excess over
+        # what was in use before is this configuration's peak (not observable when it did not rise)
+        memory["device_peak_bytes_this_config"] = after["peak_bytes_in_use"] - before["bytes_in_use"]
     peak = memory["temp_bytes"] + memory["argument_bytes"] + memory["output_bytes"] - memory["alias_bytes"]
     return BenchRecord(config, compile_s, times, peak, memory)
 
@@ -362,7 +372,12 @@ def record_section(r: BenchRecord) -> dict[str, Any]:
 
 
 def environment_section() -> dict[str, Any]:
-    return {"device": device_description(), "library_versions": library_versions(), "backend": jax.default_backend(), "dtype": "float32"}
+    versions = library_versions()
+    try:
+        versions["ncps"] = importlib.metadata.version("ncps")
+    except importlib.metadata.PackageNotFoundError:
+        versions["ncps"] = "not installed"
+    return {"device": device_description(), "library_versions": versions, "backend": jax.default_backend(), "dtype": "float32", "memory_method": MEMORY_METHOD}
 
 
 def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls: dict[tuple[str, int], float]) -> dict[str, dict[str, Any]]:
