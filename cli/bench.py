@@ -70,6 +70,8 @@ def bench(
     for name, value in (("T", T), ("max-T", max_T), ("min-T", min_T)):
         if value < 8:
             raise BadInput(f"--{name} must be >= 8, got {value}")
+    if not 0 <= seed < 2**31:
+        raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
     if min_T > max_T:
         raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
     configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only)
