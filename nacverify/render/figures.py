@@ -24,6 +24,7 @@ __all__ = [
     "euler_figure",
     "series_figure",
     "scaling_figure",
+    "histogram_figure",
 ]
 
 VERDICT_COLORS = {"holds": "#1a7f37", "refuted": "#cf222e", "inapplicable": "#0969da", "inconclusive": "#bf8700", "error": "#8250df"}
@@ -169,7 +170,7 @@ def series_figure(axis_name: str, axis: np.ndarray, curves: Mapping[str, np.ndar
     plt = _plt()
     fig, ax = plt.subplots(figsize=(8.0, 3.6), constrained_layout=True)
     x = np.asarray(axis, float)
-    positive, lo, hi = True, math.inf, 0.0
+    positive, nonnegative, lo, hi = True, True, math.inf, 0.0
     for name, curve in curves.items():
         c = np.asarray(curve, float)
         cols = c.reshape(c.shape[0], -1)[:, :12]
@@ -181,9 +182,18 @@ def series_figure(axis_name: str, axis: np.ndarray, curves: Mapping[str, np.ndar
         finite = cols[np.isfinite(cols)]
         if finite.size:
             positive &= bool(np.all(finite > 0))
-            lo, hi = min(lo, float(finite.min())), max(hi, float(finite.max()))
-    if positive and lo > 0 and hi / lo > 1e3:
-        ax.set_yscale("log")
+            nonnegative &= bool(np.all(finite >= 0))
+            if np.any(finite > 0):
+                lo = min(lo, float(finite[finite > 0].min()))
+            hi = max(hi, float(finite.max()))
+    if hi > 0 and lo < math.inf and hi / lo > 1e2:
+        if positive:
+            ax.set_yscale("log")
+        elif nonnegative:
+            ax.set_yscale("symlog", linthresh=lo)  # zeros and a wide positive range
+    finite_x = x[np.isfinite(x)]
+    if finite_x.size and np.all(finite_x > 0) and finite_x.max() / finite_x.min() > (10 if axis_name in ("dt", "h", "tau") else 100):
+        ax.set_xscale("log")  # step-size ladders, tau ranges
     ax.set_xlabel(axis_name)
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7)
@@ -217,3 +227,22 @@ def scaling_figure(panels: Sequence[tuple[str, str, np.ndarray, Mapping[str, np.
     for j in range(n, rows * cols):
         axes[j // cols, j % cols].axis("off")
     return _save(fig, path), fitted
+
+
+def histogram_figure(arrays: Mapping[str, np.ndarray], path: str | os.PathLike, *, title: str = "") -> Path:
+    """One histogram per 1-D array (values over random draws, e.g. violation ratios), side by
+    side; the count of non-finite values is noted in the panel title."""
+    plt = _plt()
+    n = len(arrays)
+    fig, axes = plt.subplots(1, n, figsize=(min(max(3.6 * n, 7.0), 13.0), 2.9), squeeze=False, constrained_layout=True)
+    for ax, (name, values) in zip(axes[0], arrays.items()):
+        v = np.asarray(values, float).ravel()
+        finite = v[np.isfinite(v)]
+        if finite.size:
+            lo, hi = float(finite.min()), float(finite.max())
+            ax.hist(finite, bins=30, range=(lo, hi) if hi > lo else (lo - 0.5, lo + 0.5), color="#0969da", alpha=0.8)
+        extra = f", {v.size - finite.size} non-finite" if finite.size < v.size else ""
+        ax.set_title(f"{name} ({v.size} values{extra})", fontsize=8)
+        ax.set_ylabel("count")
+    fig.suptitle(title if len(title) <= 110 else title[:107] + "...", fontsize=9)
+    return _save(fig, path)

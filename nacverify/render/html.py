@@ -28,6 +28,7 @@ import math
 import os
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,10 @@ def _array_summary(arr: np.ndarray) -> str:
         if finite.size:
             text += f", min {float(np.min(finite)):.6g}, max {float(np.max(finite)):.6g}"
     return text
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _slug(text: str) -> str:
@@ -171,10 +176,18 @@ def _verdict_section(page: _Page, data: ReportData) -> None:
     if not data.claims:
         page.add("<p>This report holds no claims.</p>")
         return
+    groups: dict[str, Counter] = {}
+    for c in data.claims.values():
+        groups.setdefault(c.group, Counter())[c.verdict] += 1
+        groups[c.group]["unexpected"] += c.verdict != c.expected
+    if len(groups) > 1:
+        columns = ["holds", "refuted", "inapplicable", "inconclusive", "error", "unexpected"]
+        page.add(_table(["group", "claims", *columns], [[g, str(sum(n[v] for v in columns[:-1])), *[str(n[v]) for v in columns]] for g, n in groups.items()]))
     rows, classes = [], []
     for c in data.claims.values():
         ok = c.verdict == c.expected
-        rows.append([f'<a href="#claim-{_e(_slug(c.id))}">{_e(c.id)}</a>', _badge(c.verdict), _e(c.expected), "yes" if ok else "<b>NO</b>", _e(c.source), _e(c.message)])
+        message = c.message if len(c.message) <= 240 else c.message[:237] + "... (see the claim details)"
+        rows.append([f'<a href="#claim-{_e(_slug(c.id))}">{_e(c.id)}</a>', _badge(c.verdict), _e(c.expected), "yes" if ok else "<b>NO</b>", _e(c.source), _e(message)])
         classes.append("" if ok else "unexpected")
     page.add(_table(["claim", "verdict", "expected", "as expected", "source", "message"], rows, classes, raw=True))
 
@@ -324,19 +337,38 @@ def _axis_of(arrays: Mapping[str, np.ndarray]) -> tuple[str, np.ndarray] | None:
 
 
 def _curves(arrays: Mapping[str, np.ndarray], axis_name: str, n: int) -> dict[str, np.ndarray]:
-    return {k: v for k, v in arrays.items()
-            if k != axis_name and isinstance(v, np.ndarray) and v.ndim >= 1 and v.shape[0] == n and v.dtype.kind in "fiub" and v.size}
+    """Arrays that run along the axis (length n): 1-D of length n, or 2-D with n rows, or with
+    n columns (transposed, e.g. errors of 32 networks over a dt ladder of n steps)."""
+    out = {}
+    for k, v in arrays.items():
+        if k == axis_name or not isinstance(v, np.ndarray) or v.dtype.kind not in "fiub" or not v.size:
+            continue
+        if v.ndim >= 1 and v.shape[0] == n:
+            out[k] = v
+        elif v.ndim == 2 and v.shape[1] == n:
+            out[k] = v.T
+    return out
+
+
+def _draws(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """1-D numeric arrays of at least 10 values (values over random draws), at most 6."""
+    picked = {k: v for k, v in arrays.items() if isinstance(v, np.ndarray) and v.ndim == 1 and v.size >= 10 and v.dtype.kind in "fiu"}
+    return dict(list(picked.items())[:6])
 
 
 def _claim_series(page: _Page, c: ClaimRecord) -> bool:
+    """Curves over the claim's axis array, or else histograms of its per-draw arrays."""
+    title = _clip(f"{c.id} ({c.verdict}): {c.statement}", 100)
     axis = _axis_of(c.arrays)
-    if axis is None:
-        return False
-    curves = _curves(c.arrays, axis[0], axis[1].shape[0])
-    if not curves:
-        return False
-    path = figures.series_figure(axis[0], axis[1], curves, page.figure_path(c.id), title=f"{c.id} ({c.verdict}): {c.statement}"[:160])
-    page.add_figure(path, f"evidence arrays of {c.id}")
+    curves = _curves(c.arrays, axis[0], axis[1].shape[0]) if axis is not None else {}
+    if curves:
+        path = figures.series_figure(axis[0], axis[1], curves, page.figure_path(c.id), title=title)
+        page.add_figure(path, f"evidence arrays of {c.id}")
+    else:
+        draws = _draws(c.arrays)
+        if not draws:
+            return False
+        page.add_figure(figures.histogram_figure(draws, page.figure_path(c.id), title=title), f"distribution of the evidence arrays of {c.id}")
     page.used.add(c.id)
     return True
 
@@ -353,7 +385,7 @@ def _euler_section(page: _Page, data: ReportData) -> None:
         grid = np.asarray(c.arrays["dt_omega"], float)
         curves = _curves(c.arrays, "dt_omega", grid.shape[0])
         breaks = next((float(v) for k, v in c.scalars.items() if "break" in k and isinstance(v, (int, float)) and not isinstance(v, bool)), None)
-        path = figures.euler_figure(grid, curves, page.figure_path(c.id), breaks_at=breaks, title=f"{c.id} ({c.verdict}): {c.message}"[:160])
+        path = figures.euler_figure(grid, curves, page.figure_path(c.id), breaks_at=breaks, title=_clip(f"{c.id} ({c.verdict}): {c.message}", 100))
         page.add_figure(path, f"Euler overshoot region of {c.id}")
         page.used.add(c.id)
     for c in other:
@@ -365,6 +397,8 @@ def _ltc_section(page: _Page, data: ReportData) -> None:
     if not ltc:
         return
     page.add("<h2 id=\"ltc\">LTC: bounds along trajectories</h2>")
+    page.add("<p>Each LTC claim's evidence: curves over its axis (time, step size, tau), or the distribution over the sampled "
+             "networks of what its check measured along their trajectories (e.g. the excursion beyond a bound: &le; 0 is inside).</p>")
     for c in ltc:
         if not _claim_series(page, c):
             page.add(f"<p>{_e(c.id)}: arrays " + _e(", ".join(f"{k} {v.shape}" for k, v in c.arrays.items())) + "</p>")
