@@ -53,6 +53,10 @@ def sample_claims(overrides: dict[str, tuple[Verdict, Verdict]] | None = None, d
         ("ltc.eq12.bounds.sigmoid", Verdict.HOLDS, Verdict.HOLDS, "states within bounds",
          {"t": ltc_t, "x": x, "lower": np.full_like(ltc_t, -1.0), "upper": np.full_like(ltc_t, 1.0)}, {"min_slack": 0.0}, {}),
         ("demo.symbolic", Verdict.HOLDS, Verdict.HOLDS, "identity simplifies to 0", None, {"terms": 3}, {}),
+        ("ltc.eq12.bounds.tanh", Verdict.REFUTED, Verdict.REFUTED, "excursion beyond the bound in 40 of 50 networks",
+         {"violation_ratio": np.linspace(-0.5, 1.5, 50)}, {"max_violation_ratio": 1.5}, {}),
+        ("demo.order", Verdict.HOLDS, Verdict.HOLDS, "order 1",
+         {"dt": 2.0 ** -np.arange(4, 9), "errors": np.outer([1.0, 2.0, 3.0], 2.0 ** -np.arange(4, 9))}, {"min_order": 1.0}, {}),
     ]
     claims = []
     for cid, verdict, expected, message, arrays, scalars, witness in specs:

@@ -74,9 +74,12 @@ def test_page_is_offline_and_its_images_are_local_pngs(sample_page):
 
 def test_page_has_every_verdict_and_the_known_numbers(sample_page):
     _, text = sample_page
-    for cid in ("demo.thm3.sharp.osc", "demo.table2.row", "demo.euler", "ltc.eq12.bounds.sigmoid", "demo.symbolic"):
+    for cid in ("demo.thm3.sharp.osc", "demo.table2.row", "demo.euler", "ltc.eq12.bounds.sigmoid", "demo.symbolic", "ltc.eq12.bounds.tanh", "demo.order"):
         assert f'<a href="#claim-{cid}">{cid}</a>' in text
-    assert "all 5 verdicts as expected" in text
+    assert "all 7 verdicts as expected" in text
+    # per-draw values without an axis: a histogram; a (3, 5) error table over 5 step sizes: curves over dt
+    assert 'alt="distribution of the evidence arrays of ltc.eq12.bounds.tanh"' in text
+    assert 'alt="evidence arrays of demo.order"' in text
     # fitted exponents of forward_ms = 3e-3 T^2 and memory_mb = 1e-2 T, and the stored one
     rows = re.findall(r"<tr><td>bench/scaling/exact</td><td>(\w+)</td><td>T</td><td[^>]*>([-0-9.]+)</td>", text)
     assert dict(rows) == {"forward_ms": "2.000", "memory_mb": "1.000"}
@@ -97,7 +100,7 @@ def test_fit_exponent_against_known_powers():
 
 
 def test_absent_content_is_skipped_and_incomplete_is_flagged(tmp_path):
-    report = sample_report(drop=("demo.euler", "ltc.eq12.bounds.sigmoid", "demo.thm3.sharp.osc"), complete=False, sections=False)
+    report = sample_report(drop=("demo.euler", "ltc.eq12.bounds.sigmoid", "demo.thm3.sharp.osc", "ltc.eq12.bounds.tanh", "demo.order"), complete=False, sections=False)
     _, text = _render(tmp_path, report)
     assert "INCOMPLETE" in text and "interrupted after 3 of 10 draws" in text
     for heading in ("Frozen vs varying", "Tightness of each bound", "Explicit Euler", "LTC: bounds", "Benchmarks", "All sections"):
@@ -115,7 +118,7 @@ def test_unexpected_verdict_banner_and_escaping(tmp_path):
     hostile = _claim("demo.<b>x&y", Verdict.INCONCLUSIVE, Verdict.HOLDS, message="<script>alert(1)</script> & more")
     _, text = _render(tmp_path, sample_report(extra_claims=[hostile]))
     assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in text
-    assert "1 of 6 verdicts differ from the expected ones" in text
+    assert "1 of 8 verdicts differ from the expected ones" in text
     assert '<tr class="unexpected">' in text
 
 
