@@ -307,7 +307,9 @@ class NAC(eqx.Module):
     # ------------------------------------------------------------------ public
     def __call__(self, x: jax.Array, times: jax.Array | None = None, mask: jax.Array | None = None):
         """x (B, T, d_model) -> (B, d_model), or (B, T, d_model) with return_sequences; with
-        return_attention also an `AttentionMap`."""
+        return_attention also an `AttentionMap`. ``times`` (B, T): sample timestamps; a pair's
+        t in the pseudo-time is its key's timestamp (t = 1 without timestamps). ``mask`` (B, T):
+        1 for keys that may be attended (see the module docstring for the reference rule)."""
         cfg = self.config
         out, res, _, _ = self._run(x, times, mask, cfg.return_sequences, trace=False)
         if not cfg.return_sequences:
