@@ -15,6 +15,14 @@ from nacverify.report import read_report
 
 from ._common import console, err_console, guarded, verdict_text
 
+def _verdict(verdict: str) -> str:
+    """A coloured verdict; an unknown one (a foreign or damaged file) as plain text."""
+    try:
+        return verdict_text(verdict)
+    except ValueError:
+        return escape(str(verdict))
+
+
 report_app = typer.Typer(help="Read nacverify HDF5 reports.", no_args_is_help=True)
 
 
@@ -28,7 +36,7 @@ def show(
     data = read_report(file)
     a = data.attrs
     state = "complete" if data.complete else "[bold red]INCOMPLETE[/] (interrupted run)"
-    console.print(f"[bold]{file}[/]  schema {a.get('schema_version')}  {state}")
+    console.print(f"[bold]{escape(str(file))}[/]  schema {escape(str(a.get('schema_version')))}  {state}")
     console.print(f"command: {a.get('command')}   seed: {a.get('seed')}   created: {a.get('created_utc')}", markup=False)
     console.print(f"device: {a.get('device')}   nacverify {a.get('tool_version')}", markup=False)
     if claim is None:
@@ -37,13 +45,13 @@ def show(
             table.add_column(col, overflow="fold")
         for rec in data.claims.values():
             mark = "" if rec.verdict == rec.expected else " [bold red]≠[/]"
-            table.add_row(escape(rec.id), verdict_text(rec.verdict) + mark, rec.expected, escape(rec.message))
+            table.add_row(escape(rec.id), _verdict(rec.verdict) + mark, escape(rec.expected), escape(rec.message))
         console.print(table)
         return
     if claim not in data.claims:
         raise BadInput(f"claim {claim!r} is not in {file}")
     rec = data.claims[claim]
-    console.print(f"[bold]{rec.id}[/]: {verdict_text(rec.verdict)} (expected {rec.expected})")
+    console.print(f"[bold]{escape(rec.id)}[/]: {_verdict(rec.verdict)} (expected {escape(rec.expected)})")
     for label, value in (("source", rec.source), ("statement", rec.statement), ("assumptions", rec.assumptions),
                          ("expected because", rec.expected_reason), ("message", rec.message)):
         console.print(f"  {label}: {value}", markup=False)
@@ -51,15 +59,15 @@ def show(
     table.add_column("name")
     table.add_column("value", overflow="fold")
     for key, value in rec.scalars.items():
-        table.add_row(key, f"{value:.6g}" if isinstance(value, float) else str(value))
+        table.add_row(escape(key), f"{value:.6g}" if isinstance(value, float) else escape(str(value)))
     for key, value in rec.witness.items():
-        table.add_row(f"witness.{key}", f"{value:.6g}" if isinstance(value, float) else str(value))
+        table.add_row(escape(f"witness.{key}"), f"{value:.6g}" if isinstance(value, float) else escape(str(value)))
     for key, value in rec.arrays.items():
         arr = np.asarray(value)
         summary = f"array {arr.shape} {arr.dtype}"
         if arr.size and arr.dtype.kind in "fi":
             summary += f"  min {np.nanmin(arr):.6g}  max {np.nanmax(arr):.6g}"
-        table.add_row(key, summary)
+        table.add_row(escape(key), summary)
     console.print(table)
 
 
@@ -110,7 +118,7 @@ def diff(
     if max_rows < 0:
         raise BadInput(f"--max-rows must be >= 0, got {max_rows}")
     d = diff_reports(read_report(old), read_report(new), rtol=rtol, allow_missing=allow_missing, timings=timings)
-    console.print(f"[bold]OLD[/] {old}  ({len(d.old.claims)} claims)   [bold]NEW[/] {new}  ({len(d.new.claims)} claims)", highlight=False)
+    console.print(f"[bold]OLD[/] {escape(str(old))}  ({len(d.old.claims)} claims)   [bold]NEW[/] {escape(str(new))}  ({len(d.new.claims)} claims)", highlight=False)
     for note in d.notes:
         console.print(f"note: {note}", markup=False)
     if d.verdicts:
@@ -118,7 +126,8 @@ def diff(
         for col in ("claim", "change", "OLD verdict", "OLD expected", "NEW verdict", "NEW expected", "why"):
             table.add_column(col, overflow="fold")
         for v in d.verdicts:
-            table.add_row(v.claim, f"[{_KIND_STYLE[v.kind]}]{v.kind}[/]", v.old_verdict or "-", v.old_expected or "-", v.new_verdict or "-", v.new_expected or "-", v.reason)
+            cells = [v.old_verdict or "-", v.old_expected or "-", v.new_verdict or "-", v.new_expected or "-", v.reason]
+            table.add_row(escape(v.claim), f"[{_KIND_STYLE[v.kind]}]{v.kind}[/]", *[escape(c) for c in cells])
         console.print(table)
     else:
         console.print("verdicts: no change")
@@ -129,7 +138,7 @@ def diff(
         for col in ("where", "OLD", "NEW", "rel. diff"):
             table.add_column(col, overflow="fold")
         for m in shown:
-            table.add_row(m.where, _value(m.old), _value(m.new), "-" if m.rel != m.rel else f"{m.rel:.3g}")
+            table.add_row(escape(m.where), escape(_value(m.old)), escape(_value(m.new)), "-" if m.rel != m.rel else f"{m.rel:.3g}")
         console.print(table)
         if len(d.metrics) > len(shown):
             console.print(f"... and {len(d.metrics) - len(shown)} more (raise --max-rows)")

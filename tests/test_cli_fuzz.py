@@ -183,8 +183,13 @@ def _input_files(folder: Path) -> list[str]:
     with h5py.File(broken, "a") as f:
         del f["claims/f.b/scalars"]
     (folder / "sub").mkdir()
+    (folder / "odd[").mkdir()  # a path that reads as rich markup: .../odd[/x].h5
+    odd = write_report(Report(command="fuzz [/b]", results=[evaluate(_claim("f.[b]", Verdict.HOLDS, Verdict.HOLDS, message="[/] [bold x", scalars={"[/i]": "[/]"}))]),
+                       folder / "odd[" / "x].h5")
+    with h5py.File(odd, "a") as f:
+        f["claims/f.[b]"].attrs["verdict"] = "banana"  # a verdict this nacverify does not know
     return [str(good), str(two), str(folder / "junk.h5"), str(folder / "empty.h5"), str(folder / "foreign.h5"), str(future), str(broken),
-            str(folder / "missing.h5"), str(folder / "sub"), "", "/proc/nope/r.h5"]
+            str(odd), str(folder / "missing.h5"), str(folder / "sub"), "", "/proc/nope/r.h5"]
 
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
@@ -305,3 +310,19 @@ def test_regressions_found_by_fuzzing(tmp_path):
     assert data.attrs["seed"] == str(2**64) and data.sections["s"]["n"] == str(2**70) and data.sections["s"]["m"] == -(2**63)
     code, _, stderr = _run(["frozen-error", "-r", "slow", "--points", "99999999999", "--out", str(tmp_path / "big.h5")])
     assert code == 3 and stderr.strip().startswith("nacverify: error: out of memory"), stderr
+
+
+def test_report_text_is_printed_literally(tmp_path):
+    """File names and report strings that look like rich markup, and an unknown verdict, are
+    printed as they are (they once raised MarkupError / ValueError: 'internal error')."""
+    ins = _input_files(tmp_path / "in")
+    odd = [p for p in ins if "odd[" in p][0]
+    for argv in (["report", "show", odd], ["report", "show", odd, "--claim", "f.[b]"], ["report", "diff", ins[0], odd, "--allow-missing"],
+                 ["report", "html", odd, "--out", str(tmp_path / "page")]):
+        code, stdout, stderr = _run(argv)
+        assert code == 0 and stderr == "", (argv, stderr)
+        if argv[1] == "show":
+            assert odd in stdout.replace("\n", "") or "banana" in stdout
+    code, stdout, _ = _run(["report", "show", odd, "--claim", "f.[b]"])
+    assert "f.[b]: banana" in stdout and "[/] [bold x" in stdout and "[/i]" in stdout
+    assert "[/] [bold x" in (tmp_path / "page" / "index.html").read_text()
