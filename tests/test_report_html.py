@@ -175,3 +175,42 @@ def test_page_in_headless_chromium(sample_page, tmp_path):
     assert count("#1f77b4") > 200  # matplotlib's first line colour: the figures were loaded and drawn
     if "--keep-shot" in sys.argv:
         shutil.copy(shot, Path.cwd() / "report-html-shot.png")
+
+
+def test_odd_evidence_renders_a_page(tmp_path):
+    """Inconsistent shapes and types a future check might write do not fail the page: what
+    can be drawn is drawn, the rest is listed."""
+    odd = [
+        _claim("odd.frozen", Verdict.HOLDS, Verdict.HOLDS, arrays={"t": np.linspace(0, 1, 10), "a_varying": np.ones(5), "a_frozen": np.ones(10), "abs_error": np.ones(10)}),
+        _claim("odd.euler", Verdict.HOLDS, Verdict.HOLDS, arrays={"dt_omega": np.linspace(0.1, 3, 7), "fraction_leaving": np.ones((2, 7)), "x": np.array([np.nan] * 7)}),
+        _claim("odd.ltc", Verdict.HOLDS, Verdict.HOLDS, arrays={"t": np.array([0.0, np.inf, 1.0]), "y": np.array([1.0, 2.0, 3.0]), "labels": np.array(["a", "b", "c"])},
+               scalars={"max_tightness": float("nan")}),
+        _claim("odd.draws", Verdict.HOLDS, Verdict.HOLDS, arrays={"violation_ratio": np.full(20, np.nan)}),
+    ]
+    report = sample_report(extra_claims=odd)
+    report.sections["frozen_error/weird"] = {"t": np.linspace(0, 1, 4), "a_varying": np.ones(4), "a_frozen": np.ones(4), "abs_error": np.zeros(4),
+                                             "bound_sharp": np.ones(3), "phi_variation_pct": "n/a"}
+    report.sections["bench/scaling/flat"] = {"T": np.array([256.0, 256.0]), "median_s": np.array([1.0, -1.0])}
+    page, text = _render(tmp_path, report)
+    assert "odd.ltc" in text and "frozen_error/weird" in text
+    for src in re.findall(r'<img src="([^"]+)"', text):
+        assert (page.parent / src).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_figure_that_cannot_be_drawn_leaves_a_note(tmp_path):
+    from nacverify.errors import EnvironmentProblem
+    from nacverify.render.html import _Page
+
+    page = _Page(tmp_path)
+
+    def broken(path):
+        raise ValueError("x and y must have same first dimension")
+
+    assert page.draw("bad", "a figure", broken) is None
+    assert page.parts == ['<p class="small">figure "a figure" not drawn: ValueError: x and y must have same first dimension</p>']
+
+    def unwritable(path):
+        raise EnvironmentProblem("cannot write figure")
+
+    with pytest.raises(EnvironmentProblem):
+        page.draw("env", "b figure", unwritable)

@@ -29,7 +29,7 @@ import os
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,6 +110,26 @@ class _Page:
     def add_figure(self, path: Path, alt: str) -> None:
         self.figures.append(path)
         self.parts.append(f'<img src="{_e(path.name)}" alt="{_e(alt)}">')
+
+    def draw(self, name: str, alt: str, make: Callable[[Path], Any]) -> Any:
+        """Run `make(path)`, which writes one figure and returns its path (or (path, extra)),
+        and show the figure. Data a figure cannot be drawn from (mismatched shapes, values
+        matplotlib rejects) leaves a visible note in its place instead of failing the page;
+        `EnvironmentProblem` (the folder) still propagates. Returns what `make` returned, or
+        None."""
+        path = self.figure_path(name)
+        try:
+            result = make(path)
+        except (ValueError, TypeError, IndexError, KeyError, ArithmeticError, RuntimeError) as exc:
+            if isinstance(exc, EnvironmentProblem):
+                raise
+            import matplotlib.pyplot as plt
+
+            plt.close("all")
+            self.parts.append(f'<p class="small">figure "{_e(alt)}" not drawn: {_e(type(exc).__name__)}: {_e(exc)}</p>')
+            return None
+        self.add_figure(result[0] if isinstance(result, tuple) else result, alt)
+        return result
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -211,7 +231,14 @@ def _claim_details(page: _Page, data: ReportData) -> None:
 
 
 def _is_frozen_series(d: Mapping[str, Any]) -> bool:
-    return all(isinstance(d.get(k), np.ndarray) for k in FROZEN_KEYS)
+    arrays = [d.get(k) for k in FROZEN_KEYS]
+    return all(isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "fiu" and a.shape == arrays[0].shape for a in arrays) and arrays[0].size >= 2
+
+
+def _series(d: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The trajectory arrays of a frozen-error series that share the length of its `t`."""
+    n = d["t"].shape
+    return {k: v for k, v in d.items() if isinstance(v, np.ndarray) and v.shape == n and v.dtype.kind in "fiu"}
 
 
 def _frozen_columns(data: ReportData, page: _Page) -> list[tuple[str, dict]]:
@@ -219,9 +246,10 @@ def _frozen_columns(data: ReportData, page: _Page) -> list[tuple[str, dict]]:
     for regime, sec in (data.sections.get("frozen_error") or {}).items():
         if isinstance(sec, Mapping) and _is_frozen_series(sec):
             title = regime
-            if "phi_variation_pct" in sec and "omega_variation_pct" in sec:
-                title += f": phi {float(sec['phi_variation_pct']):.2f}%, omega {float(sec['omega_variation_pct']):.2f}%"
-            columns.append((title, dict(sec)))
+            phi, omega = sec.get("phi_variation_pct"), sec.get("omega_variation_pct")
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (phi, omega)):
+                title += f": phi {float(phi):.2f}%, omega {float(omega):.2f}%"
+            columns.append((title, _series(sec)))
     # claims with the same arrays (e.g. a `check` report without sections)
     groups: list[tuple[list[str], dict]] = []
     for c in data.claims.values():
@@ -233,10 +261,10 @@ def _frozen_columns(data: ReportData, page: _Page) -> list[tuple[str, dict]]:
         for ids, series in groups:
             if np.array_equal(series["a_varying"], c.arrays["a_varying"]) and np.array_equal(series["t"], c.arrays["t"]):
                 ids.append(c.id)
-                series.update(c.arrays)
+                series.update(_series(c.arrays))
                 break
         else:
-            groups.append(([c.id], dict(c.arrays)))
+            groups.append(([c.id], _series(c.arrays)))
     for ids, series in groups:
         tails = {i.rsplit(".", 1)[-1] for i in ids}
         columns.append((tails.pop() if len(tails) == 1 else ids[0], series))
@@ -254,8 +282,8 @@ def _frozen_section(page: _Page, data: ReportData) -> None:
              "Bottom: tightness |eps| / bound over t; 1 means the bound is attained.</p>")
     for start in range(0, len(columns), 4):
         chunk = columns[start:start + 4]
-        path = figures.frozen_figure(chunk, page.figure_path("frozen"))
-        page.add_figure(path, "frozen vs varying trajectories, error and bounds: " + ", ".join(t for t, _ in chunk))
+        page.draw("frozen", "frozen vs varying trajectories, error and bounds: " + ", ".join(t for t, _ in chunk),
+                  lambda path, chunk=chunk: figures.frozen_figure(chunk, path))
     metrics = [("description", "description"), ("phi variation %", "phi_variation_pct"), ("omega variation %", "omega_variation_pct"),
                ("mean rel. error %", "rel_mean_pct"), ("max rel. error %", "rel_max_pct"), ("L_phi", "L_phi"), ("L_omega", "L_omega"),
                ("T", "T"), ("rtol", "rtol"), ("atol", "atol"), ("diffrax steps", "num_steps")]
@@ -278,12 +306,12 @@ def _frozen_section(page: _Page, data: ReportData) -> None:
         for r, sw in sweeps.items():
             for key, sub in sw.items():
                 if key.startswith("worst_") and isinstance(sub, Mapping) and _is_frozen_series(sub):
-                    worst_cols.append((f"{r}, worst draw for {key[6:]}", dict(sub)))
+                    worst_cols.append((f"{r}, worst draw for {key[6:]}", _series(sub)))
         if worst_cols:
             page.add("<details><summary>Worst draws of the sweeps (largest tightness per bound)</summary>")
             for start in range(0, len(worst_cols), 3):
                 chunk = worst_cols[start:start + 3]
-                page.add_figure(figures.frozen_figure(chunk, page.figure_path("worst")), "worst sweep draws: " + ", ".join(t for t, _ in chunk))
+                page.draw("worst", "worst sweep draws: " + ", ".join(t for t, _ in chunk), lambda path, chunk=chunk: figures.frozen_figure(chunk, path))
             page.add("</details>")
 
 
@@ -313,8 +341,8 @@ def _tightness_section(page: _Page, data: ReportData) -> None:
     page.add("<p>The largest measured value over its bound (max_tightness: |eps|/bound; max_ratio: relative error / variation bound). "
              "Below 1 the bound holds with room to spare; 1 means it is attained; beyond 1 it is violated.</p>")
     if rows:
-        path = figures.tightness_bars([(c.id, v, c.verdict) for c, _, v in rows], page.figure_path("tightness"), label="largest measured / bound")
-        page.add_figure(path, "tightness of each bound")
+        page.draw("tightness", "tightness of each bound",
+                  lambda path: figures.tightness_bars([(c.id, v, c.verdict) for c, _, v in rows], path, label="largest measured / bound"))
         table = []
         for c, key, v in rows:
             table.append([c.id, c.verdict, key, f"{v:.4g}", _fmt(c.scalars.get("peak_t", "-")), _fmt(c.scalars.get("min_slack", c.scalars.get("min_slack_pct", "-"))),
@@ -322,7 +350,7 @@ def _tightness_section(page: _Page, data: ReportData) -> None:
         page.add(_table(["claim", "verdict", "measure", "value", "peak t", "min slack", "members"], table))
     if hist:
         page.add("<h3>Distribution over the sweep draws</h3>")
-        page.add_figure(figures.tightness_histograms(hist, page.figure_path("tightness-sweeps")), "tightness histograms over sweep draws")
+        page.draw("tightness-sweeps", "tightness histograms over sweep draws", lambda path: figures.tightness_histograms(hist, path))
 
 
 # ------------------------------------------------------------------ generic claim arrays
@@ -362,13 +390,12 @@ def _claim_series(page: _Page, c: ClaimRecord) -> bool:
     axis = _axis_of(c.arrays)
     curves = _curves(c.arrays, axis[0], axis[1].shape[0]) if axis is not None else {}
     if curves:
-        path = figures.series_figure(axis[0], axis[1], curves, page.figure_path(c.id), title=title)
-        page.add_figure(path, f"evidence arrays of {c.id}")
+        page.draw(c.id, f"evidence arrays of {c.id}", lambda path: figures.series_figure(axis[0], axis[1], curves, path, title=title))
     else:
         draws = _draws(c.arrays)
         if not draws:
             return False
-        page.add_figure(figures.histogram_figure(draws, page.figure_path(c.id), title=title), f"distribution of the evidence arrays of {c.id}")
+        page.draw(c.id, f"distribution of the evidence arrays of {c.id}", lambda path: figures.histogram_figure(draws, path, title=title))
     page.used.add(c.id)
     return True
 
@@ -383,10 +410,11 @@ def _euler_section(page: _Page, data: ReportData) -> None:
              "The Euler map keeps [m, M] invariant exactly when dt * omega &le; 1.</p>")
     for c in grid_claims:
         grid = np.asarray(c.arrays["dt_omega"], float)
-        curves = _curves(c.arrays, "dt_omega", grid.shape[0])
+        curves = {k: v for k, v in _curves(c.arrays, "dt_omega", grid.shape[0]).items() if v.ndim == 1}
         breaks = next((float(v) for k, v in c.scalars.items() if "break" in k and isinstance(v, (int, float)) and not isinstance(v, bool)), None)
-        path = figures.euler_figure(grid, curves, page.figure_path(c.id), breaks_at=breaks, title=_clip(f"{c.id} ({c.verdict}): {c.message}", 100))
-        page.add_figure(path, f"Euler overshoot region of {c.id}")
+        title = _clip(f"{c.id} ({c.verdict}): {c.message}", 100)
+        page.draw(c.id, f"Euler overshoot region of {c.id}",
+                  lambda path, grid=grid, curves=curves, breaks=breaks, title=title: figures.euler_figure(grid, curves, path, breaks_at=breaks, title=title))
         page.used.add(c.id)
     for c in other:
         _claim_series(page, c)
@@ -488,8 +516,8 @@ def _bench_section(page: _Page, data: ReportData) -> None:
         fit_rows = []
         for parent, entries in by_parent.items():
             panels = [(path, axis_name, x, curves) for path, axis_name, x, curves, _ in entries]
-            fig, fitted = figures.scaling_figure(panels, page.figure_path(parent))
-            page.add_figure(fig, f"scaling of {parent}")
+            drawn = page.draw(parent, f"scaling of {parent}", lambda path, panels=panels: figures.scaling_figure(panels, path))
+            fitted = drawn[1] if drawn else [{name: figures.fit_exponent(x, y) for name, y in curves.items()} for _, _, x, curves in panels]
             for (path, axis_name, _, _, node), exps in zip(entries, fitted):
                 stored = ", ".join(f"{key}={float(v):.4g}" for key, v in node.items()
                                    if "exponent" in key and isinstance(v, (int, float)) and not isinstance(v, bool)) or "-"
