@@ -226,17 +226,17 @@ def test_jit_and_grad(x):
     y = m(x)
     yj = eqx.filter_jit(lambda mm, xx: mm(xx))(m, x)
     np.testing.assert_allclose(np.asarray(yj), np.asarray(y), atol=1e-12)
-    grads = eqx.filter_grad(lambda mm: jnp.sum(mm(x) ** 2))(m)
+    grads = eqx.filter_jit(eqx.filter_grad(lambda mm: jnp.sum(mm(x) ** 2)))(m)
     leaves = [g for g in jax.tree_util.tree_leaves(grads) if g is not None]
     assert all(bool(jnp.all(jnp.isfinite(g))) for g in leaves)
     assert float(jnp.abs(grads.backbone.cell.input_kernel).max()) > 0  # the circuit's gates learn from u
-    gx = jax.grad(lambda xx: jnp.sum(m(xx)))(x)
+    gx = jax.jit(jax.grad(lambda xx: jnp.sum(m(xx))))(x)
     assert gx.shape == x.shape and bool(jnp.all(jnp.isfinite(gx)))
 
 
 def test_reference_backbone_input_kernel_gets_no_gradient(x):
     m = NAC(D, H, key=jax.random.PRNGKey(0), dtype=jnp.float64, backbone="reference", return_sequences=True)
-    grads = eqx.filter_grad(lambda mm: jnp.sum(mm(x) ** 2))(m)
+    grads = eqx.filter_jit(eqx.filter_grad(lambda mm: jnp.sum(mm(x) ** 2)))(m)
     assert float(jnp.abs(grads.backbone.cell.input_kernel).max()) == 0.0
 
 
@@ -246,7 +246,7 @@ def test_chunked_equals_unchunked(curation):
     mask = jnp.ones((2, 17)).at[0, 3].set(0).at[1, 10:].set(0)
     m = NAC(D, H, key=jax.random.PRNGKey(2), dtype=jnp.float64, curation=curation, topk=5, return_sequences=True, return_attention=True)
     full = m.with_options(query_chunk=17)
-    for chunk in (1, 4, 5):
+    for chunk in (5,):  # 17 = 3 x 5 + 2: padded last chunk
         c = m.with_options(query_chunk=chunk)
         for kwargs in ({}, {"mask": mask}):
             y1, a1 = full(xx, **kwargs)
