@@ -358,3 +358,14 @@ def test_backbone_steps_reach_the_motor():
     assert bb.steps >= 2 and bb.input_dependent
     ref = NCPBackbone(w, D // H, 1, key=jax.random.PRNGKey(0), dtype=jnp.float64)
     assert not ref.input_dependent
+
+
+def test_sequence_with_active_recurrence_iterates_the_step():
+    cell = _hand_cell()  # synapse 1 -> 0 joins two active neurons: state is carried over time
+    assert not cell.pointwise
+    u = jnp.array([[[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]]])
+    ys = cell.sequence(u)
+    # by hand: x1 = [0.01, 0.98, 0, 0]; step 2: u~ = [1.1, -0.6], s_1 = 1.1*0.2 - 0.6*0.6 = -0.14,
+    # x2 = [0.98*0.5 + 0.01, -0.14 + 0.02] = [0.50, -0.12]; step 3: u~ = [6.1, -0.1], s_1 = 1.22 - 0.06 = 1.16,
+    # x3 = [-0.12*0.5 + 0.01, 1.16 + 0.02] = [-0.05, 1.18]; y = 3 x_0 + 0.5
+    np.testing.assert_allclose(np.asarray(ys)[0, :, 0], [0.53, 2.0, 0.35], atol=1e-14)
