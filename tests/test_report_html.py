@@ -173,8 +173,6 @@ def test_page_in_headless_chromium(sample_page, tmp_path):
     assert count("#1a7f37") > 200  # green "holds" badges (and the all-as-expected banner border)
     assert count("#cf222e") > 100  # red "refuted" badges
     assert count("#1f77b4") > 200  # matplotlib's first line colour: the figures were loaded and drawn
-    if "--keep-shot" in sys.argv:
-        shutil.copy(shot, Path.cwd() / "report-html-shot.png")
 
 
 def test_odd_evidence_renders_a_page(tmp_path):
