@@ -19,7 +19,7 @@ from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
 from nacverify.report import Report, check_writable, default_report_path, write_report
 from nacverify.solvers import require_backend
 
-from ._common import command_line, console, err_console, fail, gate_exit, guarded, progress_bar, verdict_table, EXIT_ENVIRONMENT
+from ._common import command_line, console, fail, gate_exit, guarded, progress_bar, verdict_table, EXIT_ENVIRONMENT
 
 
 class RegimeChoice(str, enum.Enum):
@@ -174,36 +174,36 @@ def frozen_error(
 
     report = Report(command=command_line(), seed=seed if sweep else None)
     ctx = CheckContext(seed=seed)
-    runs = []
-    claims = []
-    for spec in specs:
-        runs.append(cached_run(spec, opts))
-        claims += instance_claims(spec, opts)
-    if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
-        claims.append(average_claim())
-    report.results = [evaluate(c, ctx) for c in claims]
-    for run in runs:
-        report.sections[f"frozen_error/{run.regime.name}"] = {
-            **run.series(),
-            "description": run.regime.description,
-            "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
-            "T": run.regime.T,
-            "rtol": opts.rtol,
-            "atol": opts.atol,
-            "num_steps": run.num_steps,
-            "backend": opts.backend,
-            "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
-            "rel_max_pct": float(run.summary.rel_max_pct[0]),
-            "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
-            "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
-            "L_phi": float(run.regime.facts.L_phi[0]),
-            "L_omega": float(run.regime.facts.L_omega[0]),
-        }
+    runs: list = []
+    sweep_rows: list = []
+    try:  # Ctrl-C / SIGTERM anywhere below still leaves a report, marked incomplete
+        claims = []
+        for spec in specs:
+            runs.append(cached_run(spec, opts))
+            claims += instance_claims(spec, opts)
+        if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
+            claims.append(average_claim())
+        report.results = [evaluate(c, ctx) for c in claims]
+        for run in runs:
+            report.sections[f"frozen_error/{run.regime.name}"] = {
+                **run.series(),
+                "description": run.regime.description,
+                "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
+                "T": run.regime.T,
+                "rtol": opts.rtol,
+                "atol": opts.atol,
+                "num_steps": run.num_steps,
+                "backend": opts.backend,
+                "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
+                "rel_max_pct": float(run.summary.rel_max_pct[0]),
+                "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
+                "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
+                "L_phi": float(run.regime.facts.L_phi[0]),
+                "L_omega": float(run.regime.facts.L_omega[0]),
+            }
 
-    console.print(_regime_table(runs))
-    sweep_rows = []
-    if sweep:
-        try:
+        console.print(_regime_table(runs))
+        if sweep:
             with progress_bar() as bar:
                 for spec in specs:
                     task = bar.add_task(f"sweep {spec.name}", total=sweep)
@@ -219,14 +219,14 @@ def frozen_error(
                     report.results += sweep_results
                     report.sections[f"frozen_error/{spec.name}/sweep"] = _sweep_section(sw, baseline, worst)
                     sweep_rows.append((sw, baseline))
-        except Interrupted as exc:
-            partial = exc.partial
-            report.complete = False
-            report.note = str(exc)
-            if isinstance(partial, SweepRun) and partial.summary is not None:
-                report.sections[f"frozen_error/{partial.regime_name}/sweep"] = _sweep_section(partial, None, {})
-            path = write_report(report, out_path, overwrite=force)
-            raise fail(f"{exc}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+    except (Interrupted, KeyboardInterrupt) as exc:
+        partial = getattr(exc, "partial", None)
+        report.complete = False
+        report.note = str(exc) or f"interrupted after {len(report.results)} claims"
+        if isinstance(partial, SweepRun) and partial.summary is not None:
+            report.sections[f"frozen_error/{partial.regime_name}/sweep"] = _sweep_section(partial, None, {})
+        path = write_report(report, out_path, overwrite=force)
+        raise fail(f"{report.note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
 
     if sweep_rows:
         table = Table(title=f"sweeps ({sweep} draws per regime, seed {seed}, rtol {rtol:g}, {points} saved points)")

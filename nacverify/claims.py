@@ -10,6 +10,7 @@ directions (like pytest's strict xfail).
 from __future__ import annotations
 
 import enum
+import re
 import fnmatch
 import time
 import traceback
@@ -123,8 +124,14 @@ _PROVIDERS: list[Callable[[], Iterable[Claim]]] = []
 _LOADED: set[int] = set()
 
 
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
+
+
 def register(claim: Claim) -> Claim:
-    """Add a claim to the registry; ids are unique."""
+    """Add a claim to the registry; ids are unique and use letters, digits and . _ : -
+    (they name HDF5 groups, so no '/')."""
+    if not _ID.match(claim.id):
+        raise ValueError(f"claim id {claim.id!r} must match {_ID.pattern}")
     if claim.id in _REGISTRY and _REGISTRY[claim.id] is not claim:
         raise ValueError(f"claim id registered twice: {claim.id}")
     _REGISTRY[claim.id] = claim

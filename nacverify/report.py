@@ -181,6 +181,8 @@ def _write(handle: h5py.File, report: Report) -> None:
     claims = handle.require_group("claims")
     for result in report.results:
         claim, outcome = result.claim, result.outcome
+        if "/" in claim.id or claim.id in ("", ".", ".."):
+            raise ValueError(f"claim id {claim.id!r} cannot name an HDF5 group")
         group = claims.create_group(claim.id)
         for key, value in {
             "id": claim.id,

@@ -136,3 +136,30 @@ def test_sigint_during_sweep_leaves_incomplete_report(tmp_path):
     data = read_report(out)
     assert data.complete is False
     assert data.claims["nac.thm3.sharp.oscillatory"].verdict == "holds"
+
+
+def test_interrupt_before_the_sweep_still_writes_an_incomplete_report(tmp_path, monkeypatch):
+    import nacverify.cli.frozen_error as cmd
+
+    original = cmd.cached_run
+    calls = []
+
+    def interrupted(spec, opts):
+        calls.append(spec.name)
+        if len(calls) == 2:  # the second regime's single run
+            raise KeyboardInterrupt
+        return original(spec, opts)
+
+    monkeypatch.setattr(cmd, "cached_run", interrupted)
+    out = tmp_path / "r.h5"
+    res = runner.invoke(app, ["frozen-error", "--regime", "all", "--out", str(out)])
+    assert res.exit_code == 3
+    data = read_report(out)
+    assert data.complete is False and "interrupted" in data.attrs["note"]
+
+
+def test_claim_ids_must_name_hdf5_groups():
+    from nacverify.claims import Claim, register
+
+    with pytest.raises(ValueError, match="must match"):
+        register(Claim("bad/id", "s", "st", "a", Verdict.HOLDS, "r", lambda ctx: None))
