@@ -8,7 +8,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -18,6 +18,9 @@ from rich.table import Table
 
 from nacverify.claims import Result, Verdict
 from nacverify.errors import BadInput, EnvironmentProblem, Interrupted, NacverifyError
+
+if TYPE_CHECKING:
+    from nacverify.report import Report
 
 EXIT_OK = 0
 EXIT_GATE = 1
@@ -119,6 +122,33 @@ def gate_exit(results: list[Result], gate: bool) -> int:
             return EXIT_GATE
         err_console.print(f"note: {len(unexpected)} verdict(s) differ from expected (--no-gate): {names}{more}", markup=False)
     return EXIT_OK
+
+
+def print_witnesses(results: Iterable[Result]) -> None:
+    """One line per refuted claim with its witness (the counterexample's parameters)."""
+    for r in results:
+        if r.verdict == Verdict.REFUTED and r.outcome.evidence.witness:
+            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.outcome.evidence.witness.items())
+            console.print(f"witness {r.claim.id}: {w}", markup=False)
+
+
+def finish(report: "Report", out_path, *, force: bool, gate: bool) -> typer.Exit:
+    """Write the report, print its path, and return the Exit the gate chooses."""
+    from nacverify.report import write_report
+
+    path = write_report(report, out_path, overwrite=force)
+    console.print(f"report: {path}", markup=False)
+    return typer.Exit(gate_exit(report.results, gate))
+
+
+def finish_interrupted(report: "Report", out_path, *, force: bool, note: str) -> typer.Exit:
+    """Mark the report incomplete, write what finished, and return the one-line exit 3."""
+    from nacverify.report import write_report
+
+    report.complete = False
+    report.note = note
+    path = write_report(report, out_path, overwrite=force)
+    return fail(f"{note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT)
 
 
 @contextmanager

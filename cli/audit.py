@@ -18,9 +18,9 @@ from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
 from nacverify.model.gates import HEADS, MODES
 from nacverify.model.nac import BACKBONES
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import command_line, console, gate_exit, guarded, verdict_table
+from ._common import command_line, console, finish, guarded, print_witnesses, verdict_table
 
 MODEL = "Model export (--export-model)"
 Backbone = enum.Enum("Backbone", {b: b for b in BACKBONES}, type=str)
@@ -101,10 +101,5 @@ def audit(
         console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
     title = f"audit of {file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
     console.print(verdict_table(report.results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
-    for r in report.results:
-        if r.verdict.value == "refuted" and r.outcome.evidence.witness:
-            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.outcome.evidence.witness.items())
-            console.print(f"witness {r.claim.id}: {w}", markup=False)
-    path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
-    raise typer.Exit(gate_exit(report.results, gate))
+    print_witnesses(report.results)
+    raise finish(report, out_path, force=force, gate=gate)

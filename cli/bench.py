@@ -24,7 +24,7 @@ from nacverify.environment import device_description
 from nacverify.errors import BadInput
 from nacverify.report import Report, check_writable, default_report_path, write_report
 
-from ._common import EXIT_ENVIRONMENT, command_line, console, fail, guarded, progress_bar
+from ._common import command_line, console, finish_interrupted, guarded, progress_bar
 
 
 class Suite(str, enum.Enum):
@@ -94,11 +94,8 @@ def bench(
                 recalls[(kind, t)] = block_recall(t, kind=kind, seed=seed)
                 bar.advance(task)
     except KeyboardInterrupt:
-        report.complete = False
-        report.note = f"interrupted after {len(records)} of {len(configs)} configurations"
         report.sections = records_section(records, scaling_fits(records), recalls)
-        path = write_report(report, out_path, overwrite=force)
-        raise fail(f"interrupted; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(records)} of {len(configs)} configurations") from None
 
     fits = scaling_fits(records)
     report.sections = records_section(records, fits, recalls)

@@ -14,9 +14,9 @@ from rich.table import Table
 from nacverify import claims as claim_registry
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import EXIT_ENVIRONMENT, command_line, console, fail, gate_exit, guarded, progress_bar, verdict_table
+from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "model")
 
@@ -66,11 +66,8 @@ def check(
                     report.results.append(evaluate(claim, ctx))
                     bar.advance(task)
                 bar.update(task, description=f"{group:<13}")
-    except (KeyboardInterrupt, Interrupted) as exc:
-        report.complete = False
-        report.note = f"interrupted after {len(report.results)} of {len(claims)} claims"
-        path = write_report(report, out_path, overwrite=force)
-        raise fail(f"{report.note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from exc
+    except (KeyboardInterrupt, Interrupted):
+        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(report.results)} of {len(claims)} claims") from None
     elapsed = time.perf_counter() - start
     report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims)}
     console.print(verdict_table(report.results, title=f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)",
@@ -79,10 +76,5 @@ def check(
     for r in report.results:
         counts[r.verdict.value] += 1
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
-    for r in report.results:
-        if r.verdict.value == "refuted" and r.outcome.evidence.witness:
-            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in r.outcome.evidence.witness.items())
-            console.print(f"witness {r.claim.id}: {w}", markup=False)
-    path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
-    raise typer.Exit(gate_exit(report.results, gate))
+    print_witnesses(report.results)
+    raise finish(report, out_path, force=force, gate=gate)

@@ -16,10 +16,10 @@ from nacverify.errors import BadInput, Interrupted
 from nacverify.frozen import BOUNDS, RegimeSpec, SolveOptions, SweepRun, cached_run, member_spec, scipy_baseline
 from nacverify.frozen_claims import average_claim, cached_sweep, instance_claims, sweep_claims
 from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import require_backend
 
-from ._common import command_line, console, fail, gate_exit, guarded, progress_bar, verdict_table, EXIT_ENVIRONMENT
+from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
 
 
 class RegimeChoice(str, enum.Enum):
@@ -221,12 +221,9 @@ def frozen_error(
                     sweep_rows.append((sw, baseline))
     except (Interrupted, KeyboardInterrupt) as exc:
         partial = getattr(exc, "partial", None)
-        report.complete = False
-        report.note = str(exc) or f"interrupted after {len(report.results)} claims"
         if isinstance(partial, SweepRun) and partial.summary is not None:
             report.sections[f"frozen_error/{partial.regime_name}/sweep"] = _sweep_section(partial, None, {})
-        path = write_report(report, out_path, overwrite=force)
-        raise fail(f"{report.note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+        raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims") from None
 
     if sweep_rows:
         table = Table(title=f"sweeps ({sweep} draws per regime, seed {seed}, rtol {rtol:g}, {points} saved points)")
@@ -241,14 +238,9 @@ def frozen_error(
         console.print(table)
 
     console.print(verdict_table(report.results, title="claims"))
-    for result in report.results:
-        if result.outcome.evidence.witness and result.verdict.value == "refuted":
-            w = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in result.outcome.evidence.witness.items())
-            console.print(f"witness {result.claim.id}: {w}", markup=False)
+    print_witnesses(report.results)
     if plot is not None:
         from nacverify.plots import plot_frozen_error
 
         console.print(f"plot: {plot_frozen_error(runs, plot)}", markup=False)
-    path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
-    raise typer.Exit(gate_exit(report.results, gate))
+    raise finish(report, out_path, force=force, gate=gate)

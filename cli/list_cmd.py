@@ -6,7 +6,6 @@ from typing import Annotated, Optional
 
 import typer
 from rich.markup import escape
-from rich.markup import escape
 from rich.table import Table
 
 from nacverify import claims as claim_registry

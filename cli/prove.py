@@ -13,10 +13,10 @@ from rich.table import Table
 
 from nacverify.claims import Verdict
 from nacverify.errors import BadInput
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 from nacverify.symbolic import DEFAULT_SAMPLES, ProofEntry, prove as run_proofs, report_sections, select_obligations
 
-from ._common import EXIT_ENVIRONMENT, command_line, console, fail, gate_exit, guarded, progress_bar, verdict_text
+from ._common import command_line, console, finish, finish_interrupted, guarded, progress_bar, verdict_text
 
 
 def _listing(obligations) -> Table:
@@ -93,12 +93,9 @@ def prove(
                 entries += run_proofs([ob], seed=seed, samples=samples)
                 bar.advance(task)
     except KeyboardInterrupt:
-        report.complete = False
-        report.note = f"interrupted after {len(entries)} of {len(obligations)} obligations"
         report.results = [e.result for e in entries]
         report.sections = report_sections(entries, seed, samples)
-        path = write_report(report, out_path, overwrite=force)
-        raise fail(f"interrupted; partial report marked incomplete: {path}", EXIT_ENVIRONMENT) from None
+        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(entries)} of {len(obligations)} obligations") from None
 
     wall = time.perf_counter() - start
     report.results = [e.result for e in entries]
@@ -109,6 +106,4 @@ def prove(
     total = sum(e.result.seconds for e in entries)
     summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
     console.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking, {wall:.1f} s wall (seed {seed}, {samples} samples)", markup=False)
-    path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
-    raise typer.Exit(gate_exit(report.results, gate))
+    raise finish(report, out_path, force=force, gate=gate)

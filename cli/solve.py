@@ -14,13 +14,13 @@ from rich.table import Table
 
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import parse_backends, require_backend
 from nacverify.solvers.agreement import AGREE_TOLERANCE, DEFAULT_ATOL, DEFAULT_RTOL, SolveRun, agreement_claim, solve_with
 from nacverify.solvers.mpmath_backend import DEFAULT_DPS
 from nacverify.solvers.problem import Problem
 
-from ._common import command_line, console, gate_exit, guarded, progress_bar, verdict_table
+from ._common import command_line, console, finish, guarded, progress_bar, verdict_table
 
 solve_app = typer.Typer(
     help="Solve the NAC or an LTC ODE with several backends (diffrax, scipy, mpmath, julia) and check that they agree (claim solvers.agree.*).",
@@ -109,9 +109,7 @@ def _run(problems: list[Problem], backends: str, rtol: float, atol: float, metho
         console.print(_pair_table(run))
         report.sections[f"solve/{run.problem.id}"] = _section(run)
     console.print(verdict_table(report.results, title=f"agreement (tolerance {AGREE_TOLERANCE:g})"))
-    path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
-    raise typer.Exit(gate_exit(report.results, gate))
+    raise finish(report, out_path, force=force, gate=gate)
 
 
 def _backend_table(run: SolveRun) -> Table:

@@ -40,27 +40,6 @@ class EnsembleSolution:
     num_rejected: int
 
 
-@functools.partial(eqx.filter_jit)
-def _solve(coefficients, a0, ts, rtol, atol, jump_ts, solver, max_steps):
-    controller = diffrax.PIDController(rtol=rtol, atol=atol, norm=max_norm)
-    if jump_ts is not None:
-        controller = diffrax.ClipStepSizeController(controller, jump_ts=jump_ts)
-    sol = diffrax.diffeqsolve(
-        diffrax.ODETerm(logit_rhs),
-        solver,
-        t0=ts[0],
-        t1=ts[-1],
-        dt0=None,
-        y0=a0,
-        args=coefficients,
-        saveat=diffrax.SaveAt(ts=ts),
-        stepsize_controller=controller,
-        max_steps=max_steps,
-        throw=False,
-    )
-    return sol.ys, sol.stats["num_accepted_steps"], sol.stats["num_rejected_steps"], sol.result
-
-
 def solve_ensemble(
     coefficients,
     a0: np.ndarray,
@@ -76,18 +55,7 @@ def solve_ensemble(
 
     Default solver Tsit5 (5th order, adaptive). Raises `NacverifyError` when the solver
     does not reach the end of the window."""
-    a0 = jnp.asarray(a0, dtype=jnp.float64)
-    ts = jnp.asarray(ts, dtype=jnp.float64)
-    jumps = None
-    if jump_ts:
-        inside = [t for t in sorted(set(jump_ts)) if float(ts[0]) < t < float(ts[-1])]
-        jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
-    ys, accepted, rejected, result = _solve(
-        coefficients, a0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(), int(max_steps)
-    )
-    if result != diffrax.RESULTS.successful:
-        raise NacverifyError(f"diffrax did not reach t1: {result}")
-    return EnsembleSolution(np.asarray(ts), np.asarray(ys).T, int(accepted), int(rejected))
+    return solve_system(logit_rhs, coefficients, a0, ts, rtol=rtol, atol=atol, jump_ts=jump_ts, solver=solver, max_steps=max_steps)
 
 
 @functools.partial(eqx.filter_jit)
