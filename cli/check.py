@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -12,13 +13,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from nacverify import claims as claim_registry
-from nacverify.claims import CheckContext, evaluate
+from nacverify.claims import CheckContext
 from nacverify.errors import BadInput, Interrupted
 from nacverify.report import Report, check_writable, default_report_path
+from nacverify.runner import run_claims
 
 from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
 
-GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "model")
+GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 
 
 def _ordered(claims):
@@ -35,10 +37,13 @@ def check(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/check-<UTC>.h5].")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes; claim groups run in parallel (1: serial, in this process).")] = min(2, os.cpu_count() or 1),
 ) -> None:
     """Run every registered claim (symbolic, frozen-error, numeric, LTC, model), print one table, write one report."""
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
+    if not 1 <= jobs <= 64:
+        raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
     claims = _ordered(claim_registry.select(only))
     if not claims:
         raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify check --list`)")
@@ -52,24 +57,27 @@ def check(
         return
     out_path = check_writable(out or default_report_path("check"), overwrite=force)
     report = Report(command=command_line(), seed=seed)
-    groups = defaultdict(list)
-    for c in claims:
-        groups[c.group].append(c)
+    ctx = CheckContext(seed=seed, quick=quick)
     start = time.perf_counter()
     try:
         with progress_bar() as bar:
-            for group, members in groups.items():
-                task = bar.add_task(f"{group:<13}", total=len(members))
-                for claim in members:
-                    bar.update(task, description=f"{group:<13} {claim.id}")
-                    ctx = CheckContext(seed=seed, quick=quick)
-                    report.results.append(evaluate(claim, ctx))
-                    bar.advance(task)
-                bar.update(task, description=f"{group:<13}")
-    except (KeyboardInterrupt, Interrupted):
-        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(report.results)} of {len(claims)} claims") from None
+            sizes: dict[str, int] = defaultdict(int)
+            for c in claims:
+                sizes[c.group] += 1
+            tasks = {g: bar.add_task(f"{g:<13}", total=n) for g, n in sizes.items()}
+
+            def progress(claim, result):
+                if result is None:
+                    bar.update(tasks[claim.group], description=f"{claim.group:<13} {claim.id}")
+                else:
+                    bar.advance(tasks[claim.group])
+
+            report.results = run_claims(claims, ctx, jobs=jobs, progress=progress)
+    except Interrupted as exc:
+        report.results = list(exc.partial or [])
+        raise finish_interrupted(report, out_path, force=force, note=str(exc)) from None
     elapsed = time.perf_counter() - start
-    report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims)}
+    report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims), "jobs": jobs}
     console.print(verdict_table(report.results, title=f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)",
                                 extra={"s": lambda r: f"{r.seconds:.2f}"}))
     counts = defaultdict(int)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .checks.adversary import maximise
 from .frozen import FrozenErrorRun, RegimeSpec, SolveOptions, SweepRun, run_frozen_error
-from .regimes import SWEEP_RANGES, ShapeFamily
+from .regimes import KIND_CODE, SWEEP_RANGES, ShapeFamily
 
 __all__ = ["AdversaryResult", "attack_bound"]
 
@@ -72,7 +72,7 @@ def attack_bound(sweep: SweepRun, bound: str, *, starts: int = 8, steps: int = 4
     def objective(theta, shape_fixed):
         v = lows_j + jax.nn.sigmoid(theta) * (highs_j - lows_j)
         shape = v[4] if optimise_shape else shape_fixed
-        fam = ShapeFamily(name, T, v[0:1], v[1:2], v[2:3], v[3:4], jnp.reshape(shape, (1,)))
+        fam = ShapeFamily(jnp.full((1,), KIND_CODE[name]), T, v[0:1], v[1:2], v[2:3], v[3:4], jnp.reshape(shape, (1,)))
 
         def rhs(t, a):
             return -fam.omega(t) * a + fam.phi(t)

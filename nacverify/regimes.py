@@ -49,6 +49,7 @@ __all__ = [
     "STEP_GRID",
     "Coefficients",
     "ShapeFamily",
+    "KIND_CODE",
     "ConstantCoefficients",
     "FormulaCoefficients",
     "CoefficientFacts",
@@ -94,22 +95,39 @@ class Coefficients(eqx.Module):
         raise NotImplementedError
 
 
-def _shape(kind: str, x, shape, xp):
-    """g at x = t/T, written once for numpy (scalars) and jax.numpy (ensembles)."""
-    if kind == "slow":
-        return x * xp.ones_like(shape)
-    if kind == "fast":
-        return xp.expm1(shape * x) / xp.expm1(shape)
-    if kind == "step":
-        return xp.where(x >= shape, 1.0, 0.0)
-    if kind == "oscillatory":
-        return xp.sin(2 * xp.pi * shape * x)
-    raise ValueError(kind)
+#: The family of each member is data (an integer code), not a static choice, so every
+#: named regime runs through one compiled solve.
+KIND_CODE = {"slow": 0, "fast": 1, "step": 2, "oscillatory": 3}
+
+
+_BRANCHES = (
+    lambda x, shape, xp: x * xp.ones_like(shape),
+    lambda x, shape, xp: xp.expm1(shape * x) / xp.expm1(shape),
+    lambda x, shape, xp: xp.where(x >= shape, 1.0, 0.0),
+    lambda x, shape, xp: xp.sin(2 * xp.pi * shape * x),
+)
+
+
+def _shape(code, x, shape, xp):
+    """g at x = t/T for family `code`, written once for every array namespace (numpy,
+    jax.numpy, the mpmath namespace of nacverify.solvers). A plain int code evaluates
+    its own branch; an array of codes (traced in a compiled solve) evaluates every
+    branch and selects, with the fast branch's rate replaced by 1 where unused so no
+    NaN can leak into values or gradients."""
+    if isinstance(code, (int, np.integer)):
+        return _BRANCHES[int(code)](x, shape, xp)
+    rate = xp.where(code == 1, shape, 1.0)
+    slow = x * xp.ones_like(shape)
+    fast = xp.expm1(rate * x) / xp.expm1(rate)
+    step = xp.where(x >= shape, 1.0, 0.0)
+    osc = xp.sin(2 * xp.pi * shape * x)
+    return xp.where(code == 0, slow, xp.where(code == 1, fast, xp.where(code == 2, step, osc)))
 
 
 def shape_function(kind: str, T: float, shape: float) -> Callable[[float], float]:
     """g(t) of one member as a plain numpy function (for per-trajectory baselines)."""
-    return lambda t: float(_shape(kind, np.float64(t) / T, np.float64(shape), np))
+    code = KIND_CODE[kind]
+    return lambda t: float(_shape(code, np.float64(t) / T, np.float64(shape), np))
 
 
 class ConstantCoefficients(Coefficients):
@@ -128,7 +146,7 @@ class ConstantCoefficients(Coefficients):
 class ShapeFamily(Coefficients):
     """phi = phi0 (1 + A_phi g(t)), omega = omega0 (1 + A_omega g(t)) for one named regime."""
 
-    kind: str = eqx.field(static=True)
+    code: jax.Array  # (N,) family of each member, KIND_CODE
     T: float = eqx.field(static=True)
     phi0: jax.Array
     omega0: jax.Array
@@ -137,7 +155,7 @@ class ShapeFamily(Coefficients):
     shape: jax.Array
 
     def g(self, t):
-        return _shape(self.kind, t / self.T, self.shape, jnp)
+        return _shape(self.code, t / self.T, self.shape, jnp)
 
     def phi(self, t):
         return self.phi0 * (1 + self.phi_amp * self.g(t))
@@ -260,7 +278,7 @@ def _family(kind: str, T: float, phi0, omega0, phi_amp, omega_amp, shape, a0) ->
     if kind == "step":
         jumps = tuple(float(s) * T for s in np.unique(shape))
     facts = CoefficientFacts(phi0, omega0, L_phi, L_omega, V_phi, V_omega, omega_lo, lipschitz=kind != "step", jump_ts=jumps)
-    coeffs = ShapeFamily(kind, float(T), *(jnp.asarray(x) for x in (phi0, omega0, phi_amp, omega_amp, shape)))
+    coeffs = ShapeFamily(jnp.full(phi0.shape, KIND_CODE[kind]), float(T), *(jnp.asarray(x) for x in (phi0, omega0, phi_amp, omega_amp, shape)))
     params = {"phi0": phi0, "omega0": omega0, "phi_amp": phi_amp, "omega_amp": omega_amp, "a0": np.full_like(phi0, a0)}
     if SHAPE_PARAMETER[kind]:
         params[SHAPE_PARAMETER[kind]] = shape

@@ -25,7 +25,7 @@ import sympy as sp
 from ..custom_expr import T_SYMBOL, parse_formula
 from ..errors import BadInput
 from ..ltc import LTCProblem, convert_leaves
-from ..regimes import SHAPE_PARAMETER, Regime, _shape
+from ..regimes import KIND_CODE, SHAPE_PARAMETER, Regime, _shape
 
 __all__ = ["Problem", "nac_problem", "ltc_as_problem", "SEED000", "SEED001", "SEED002"]
 
@@ -93,7 +93,7 @@ def _nac_field(regime: Regime, xp) -> Callable:
 
     def F(t, y, ref=None):
         s = ref if (kind == "step" and ref is not None) else t
-        g = _shape(kind, s / T, shape, xp)
+        g = _shape(KIND_CODE[kind], s / T, shape, xp)
         return -omega0 * (1 + aw * g) * y + phi0 * (1 + ap * g)
 
     return F
