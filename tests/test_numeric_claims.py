@@ -103,3 +103,18 @@ def test_check_gate_both_directions(tmp_path, monkeypatch):
         monkeypatch.setitem(registry._REGISTRY, cid, claims[cid])
     res = runner.invoke(app, ["check", "--only", "nothing.matches", "--out", str(tmp_path / "n.h5")])
     assert res.exit_code == 2
+
+
+def test_parallel_groups_give_the_serial_verdicts(tmp_path):
+    from nacverify.report import read_report
+
+    args = ["check", "--quick", "--only", "nac.euler.order", "--only", "nac.table2.average", "--only", "nac.cor1"]
+    serial = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "s.h5")])
+    parallel = runner.invoke(app, [*args, "--jobs", "2", "--out", str(tmp_path / "p.h5")])
+    assert serial.exit_code == 0 and parallel.exit_code == 0, parallel.output
+    a, b = read_report(tmp_path / "s.h5"), read_report(tmp_path / "p.h5")
+    assert list(a.claims) == list(b.claims) and len(a.claims) == 3
+    for cid in a.claims:
+        assert a.claims[cid].verdict == b.claims[cid].verdict
+        assert a.claims[cid].scalars == b.claims[cid].scalars  # same seeds, same numbers
+    assert b.sections["check"]["jobs"] == 2
