@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import math
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -13,7 +12,7 @@ from rich.table import Table
 
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
-from nacverify.frozen import BOUNDS, RegimeSpec, SolveOptions, SweepRun, cached_run, member_spec, scipy_baseline
+from nacverify.frozen import BOUNDS, SolveOptions, SweepRun, cached_run, member_spec, regime_specs, scipy_baseline
 from nacverify.frozen_claims import average_claim, cached_sweep, instance_claims, sweep_claims
 from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
 from nacverify.report import Report, check_writable, default_report_path
@@ -29,41 +28,6 @@ class RegimeChoice(str, enum.Enum):
     oscillatory = "oscillatory"
     custom = "custom"
     all = "all"
-
-
-def _finite(name: str, value: float | None) -> None:
-    if value is not None and not math.isfinite(value):
-        raise BadInput(f"--{name} must be finite, got {value}")
-
-
-def _specs(regime: RegimeChoice, T, phi0, omega0, a0, phi_var, omega_var, rate, jump_at, cycles, phi, omega) -> list[RegimeSpec]:
-    for name, value in (("T", T), ("phi0", phi0), ("omega0", omega0), ("a0", a0), ("phi-variation", phi_var), ("omega-variation", omega_var),
-                        ("rate", rate), ("jump-at", jump_at), ("cycles", cycles)):
-        _finite(name, value)
-    names = list(NAMED_REGIMES) if regime == RegimeChoice.all else [regime.value]
-    shape_opts = {"fast": ("rate", rate), "step": ("jump-at", jump_at), "oscillatory": ("cycles", cycles)}
-    for reg, (opt, value) in shape_opts.items():
-        if value is not None and reg not in names:
-            raise BadInput(f"--{opt} applies to the {reg} regime only")
-    if regime == RegimeChoice.custom:
-        if phi is None or omega is None:
-            raise BadInput("--regime custom needs both --phi EXPR and --omega EXPR")
-        return [RegimeSpec("custom", T=T, a0=a0, phi_formula=phi, omega_formula=omega)]
-    if phi is not None or omega is not None:
-        raise BadInput("--phi/--omega formulas need --regime custom")
-    return [
-        RegimeSpec(
-            name,
-            T=T,
-            phi0=phi0,
-            omega0=omega0,
-            phi_variation_pct=phi_var,
-            omega_variation_pct=omega_var,
-            shape=shape_opts.get(name, (None, None))[1],
-            a0=a0,
-        )
-        for name in names
-    ]
 
 
 def _regime_table(runs) -> Table:
@@ -165,7 +129,8 @@ def frozen_error(
         if sweep:
             raise BadInput("--backend selects the solver of single runs; sweeps use diffrax (drop --sweep or --backend)")
         require_backend(backend)  # exit 3 with the reason before any work
-    specs = _specs(regime, T, phi0, omega0, a0, phi_variation, omega_variation, rate, jump_at, cycles, phi, omega)
+    specs = regime_specs(regime.value, T=T, phi0=phi0, omega0=omega0, a0=a0, phi_variation_pct=phi_variation, omega_variation_pct=omega_variation,
+                         rate=rate, jump_at=jump_at, cycles=cycles, phi=phi, omega=omega)
     built = [s.build() for s in specs]  # validates every assumption before any solve
     out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
     if plot is not None and plot.is_dir():

@@ -194,27 +194,13 @@ def solve_nac(
     gate: GateOpt = True,
 ) -> None:
     """Solve the NAC logit ODE a' = -omega(t) a + phi(t) (seed 001 eq. 1) with each backend and compare."""
-    from nacverify.frozen import RegimeSpec
-    from nacverify.regimes import NAMED_REGIMES
+    from nacverify.frozen import regime_specs
     from nacverify.solvers.problem import nac_problem
 
-    _finite(T=T, phi0=phi0, omega0=omega0, a0=a0, phi_variation=phi_variation, omega_variation=omega_variation, rate=rate, jump_at=jump_at, cycles=cycles)
     if points < 2:
         raise BadInput(f"--points must be >= 2, got {points}")
-    names = list(NAMED_REGIMES) if regime == NacRegime.all else [regime.value]
-    shape_opts = {"fast": ("rate", rate), "step": ("jump-at", jump_at), "oscillatory": ("cycles", cycles)}
-    for reg, (opt, value) in shape_opts.items():
-        if value is not None and reg not in names:
-            raise BadInput(f"--{opt} applies to the {reg} regime only")
-    if regime == NacRegime.custom:
-        if phi is None or omega is None:
-            raise BadInput("--regime custom needs both --phi EXPR and --omega EXPR")
-        specs = [RegimeSpec("custom", T=T, a0=a0, phi_formula=phi, omega_formula=omega)]
-    else:
-        if phi is not None or omega is not None:
-            raise BadInput("--phi/--omega formulas need --regime custom")
-        specs = [RegimeSpec(n, T=T, phi0=phi0, omega0=omega0, phi_variation_pct=phi_variation, omega_variation_pct=omega_variation,
-                            shape=shape_opts.get(n, (None, None))[1], a0=a0) for n in names]
+    specs = regime_specs(regime.value, T=T, phi0=phi0, omega0=omega0, a0=a0, phi_variation_pct=phi_variation, omega_variation_pct=omega_variation,
+                         rate=rate, jump_at=jump_at, cycles=cycles, phi=phi, omega=omega)
     problems = [nac_problem(spec.build(), points=points) for spec in specs]
     _run(problems, backend, rtol, atol, method, mp_dps, estimate, out, force, gate, f"solve-nac-{regime.value}")
 

@@ -67,6 +67,7 @@ from .solvers import solve_ensemble
 __all__ = [
     "SolveOptions",
     "RegimeSpec",
+    "regime_specs",
     "FrozenErrorRun",
     "SweepRun",
     "BOUNDS",
@@ -144,6 +145,47 @@ class RegimeSpec:
     @property
     def is_default(self) -> bool:
         return self == RegimeSpec(self.name)
+
+
+def regime_specs(
+    choice: str,
+    *,
+    T: float = 1.0,
+    phi0: float = 0.5,
+    omega0: float = 1.0,
+    a0: float = 0.0,
+    phi_variation_pct: float | None = None,
+    omega_variation_pct: float | None = None,
+    rate: float | None = None,
+    jump_at: float | None = None,
+    cycles: float | None = None,
+    phi: str | None = None,
+    omega: str | None = None,
+) -> list[RegimeSpec]:
+    """The RegimeSpecs a command's regime options describe (`choice`: a regime name,
+    "custom" or "all"), after checking that the options fit together; `BadInput` with
+    the option's name otherwise."""
+    numbers = {"T": T, "phi0": phi0, "omega0": omega0, "a0": a0, "phi-variation": phi_variation_pct,
+               "omega-variation": omega_variation_pct, "rate": rate, "jump-at": jump_at, "cycles": cycles}
+    for name, value in numbers.items():
+        if value is not None and not np.isfinite(value):
+            raise BadInput(f"--{name} must be finite, got {value}")
+    names = list(NAMED_REGIMES) if choice == "all" else [choice]
+    shape_opts = {"fast": ("rate", rate), "step": ("jump-at", jump_at), "oscillatory": ("cycles", cycles)}
+    for regime, (opt, value) in shape_opts.items():
+        if value is not None and regime not in names:
+            raise BadInput(f"--{opt} applies to the {regime} regime only")
+    if choice == "custom":
+        if phi is None or omega is None:
+            raise BadInput("--regime custom needs both --phi EXPR and --omega EXPR")
+        return [RegimeSpec("custom", T=T, a0=a0, phi_formula=phi, omega_formula=omega)]
+    if phi is not None or omega is not None:
+        raise BadInput("--phi/--omega formulas need --regime custom")
+    return [
+        RegimeSpec(name, T=T, phi0=phi0, omega0=omega0, phi_variation_pct=phi_variation_pct, omega_variation_pct=omega_variation_pct,
+                   shape=shape_opts.get(name, (None, None))[1], a0=a0)
+        for name in names
+    ]
 
 
 # ----------------------------------------------------------------------------- bounds

@@ -16,8 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .checks.adversary import maximise
-from .frozen import FrozenErrorRun, RegimeSpec, SolveOptions, SweepRun, run_frozen_error
+from .checks.adversary import maximise, rk4_trajectory
+from .frozen import FrozenErrorRun, RegimeSpec, SweepRun, run_frozen_error
 from .regimes import KIND_CODE, SWEEP_RANGES, ShapeFamily
 
 __all__ = ["AdversaryResult", "attack_bound"]
@@ -77,16 +77,7 @@ def attack_bound(sweep: SweepRun, bound: str, *, starts: int = 8, steps: int = 4
         def rhs(t, a):
             return -fam.omega(t) * a + fam.phi(t)
 
-        def step(a, i):
-            t = i * h
-            k1 = rhs(t, a)
-            k2 = rhs(t + h / 2, a + h / 2 * k1)
-            k3 = rhs(t + h / 2, a + h / 2 * k2)
-            k4 = rhs(t + h, a + h * k3)
-            a = a + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-            return a, a[0]
-
-        _, traj = jax.lax.scan(step, jnp.full((1,), a0), jnp.arange(grid))
+        traj = rk4_trajectory(rhs, jnp.full((1,), a0), h, grid)[:, 0]
         t = ts[1:]
         phi0, omega0 = v[0], v[1]
         a_star = phi0 / omega0

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["AscentResult", "maximise"]
+__all__ = ["AscentResult", "maximise", "rk4_trajectory"]
 
 
 @dataclass(frozen=True)
@@ -63,3 +63,21 @@ def maximise(objective: Callable[..., jax.Array], theta0: np.ndarray, *, args: t
     theta, value, initial = (np.asarray(x) for x in run(jnp.asarray(theta0, dtype=jnp.float64)))
     value = np.where(np.isfinite(value), value, -np.inf)
     return AscentResult(theta, value, initial, int(np.argmax(value)))
+
+
+def rk4_trajectory(rhs: Callable[[jax.Array, jax.Array], jax.Array], y0: jax.Array, h: float, steps: int) -> jax.Array:
+    """Fixed-step classical RK4 of y' = rhs(t, y) from y(0) = y0: the states after each
+    step, shape (steps, *y0.shape). Differentiable and cheap to compile; used only as the
+    adversary's search surrogate (every point it finds is re-solved with diffrax)."""
+
+    def step(y, i):
+        t = i * h
+        k1 = rhs(t, y)
+        k2 = rhs(t + h / 2, y + h / 2 * k1)
+        k3 = rhs(t + h / 2, y + h / 2 * k2)
+        k4 = rhs(t + h, y + h * k3)
+        y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        return y, y
+
+    _, ys = jax.lax.scan(step, y0, jnp.arange(steps))
+    return ys

@@ -27,7 +27,7 @@ import numpy as np
 from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict
 from ..margins import TIGHTER, solver_margin
 from ..solvers._diffrax import solve_system
-from .adversary import maximise
+from .adversary import maximise, rk4_trajectory
 
 __all__ = ["ltc_claims", "draw_networks", "batched_rhs"]
 
@@ -105,17 +105,7 @@ def _rk4_trajectory(p1, activation, steps=200):
         f = _f(x, t, p, activation)
         return -(1 / p["tau"] + f) * x + f * p["A"]
 
-    def step(x, i):
-        t = i * h
-        k1 = rhs(t, x)
-        k2 = rhs(t + h / 2, x + h / 2 * k1)
-        k3 = rhs(t + h / 2, x + h / 2 * k2)
-        k4 = rhs(t + h, x + h * k3)
-        x = x + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        return x, x[0]
-
-    _, xs = jax.lax.scan(step, jnp.zeros((1, N)), jnp.arange(steps))
-    return xs  # (steps, N)
+    return rk4_trajectory(rhs, jnp.zeros((1, N)), h, steps)[:, 0]  # (steps, N)
 
 
 def _bounds_check(activation: str):
