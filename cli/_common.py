@@ -93,10 +93,38 @@ def verdict_text(verdict: Verdict | str) -> str:
     return f"[{VERDICT_STYLE[v]}]{v.value}[/]"
 
 
+def kind_totals(claims) -> dict[str, int]:
+    """kind -> number of claims, in `Kind` order."""
+    from nacverify.claims import Kind
+
+    out: dict[str, int] = {}
+    for k in [*Kind, None]:
+        n = sum(1 for c in claims if (c.kind and Kind(c.kind)) == k)
+        if n:
+            out[str(k) if k else "none"] = n
+    return out
+
+
+def kind_summary(results: list[Result]) -> Table:
+    """Verdict counts per kind: only as-printed and reading refutations say the document is wrong."""
+    from nacverify.claims import counts_by_kind
+
+    verdicts = [v.value for v in Verdict]
+    table = Table(title="verdicts by kind (refuted as-printed/reading: the document is wrong; the other kinds are the suite's own statements)")
+    table.add_column("kind", no_wrap=True)
+    for v in verdicts:
+        table.add_column(v, justify="right")
+    table.add_column("total", justify="right")
+    for kind, counts in counts_by_kind(results).items():
+        table.add_row(kind, *[str(counts.get(v, 0)) for v in verdicts], str(sum(counts.values())))
+    return table
+
+
 def verdict_table(results: Iterable[Result], title: str | None = None, extra: dict[str, Callable[[Result], str]] | None = None) -> Table:
-    """One row per claim: id, verdict, expected, key number, message."""
+    """One row per claim: id, kind, verdict, expected, key number, message."""
     table = Table(title=title, show_lines=False, expand=False)
     table.add_column("claim", style="bold", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
     table.add_column("expected", no_wrap=True)
     for name in extra or {}:
@@ -104,7 +132,7 @@ def verdict_table(results: Iterable[Result], title: str | None = None, extra: di
     table.add_column("message", overflow="fold")
     for result in results:
         mark = "" if result.as_expected else " [bold red]≠[/]"
-        row = [escape(result.claim.id), verdict_text(result.verdict) + mark, result.claim.expected.value]
+        row = [escape(result.claim.id), str(result.claim.kind or "-"), verdict_text(result.verdict) + mark, result.claim.expected.value]
         row += [escape(fn(result)) for fn in (extra or {}).values()]
         row.append(escape(result.outcome.message))
         table.add_row(*row)

@@ -13,12 +13,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from nacverify import claims as claim_registry
-from nacverify.claims import CheckContext
+from nacverify.claims import CheckContext, counts_by_kind
 from nacverify.errors import BadInput, Interrupted
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.runner import run_claims
 
-from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 
@@ -49,10 +49,10 @@ def check(
         raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify check --list`)")
     if list_only:
         table = Table(title=f"{len(claims)} claims")
-        for col in ("claim", "group", "source", "expected"):
+        for col in ("claim", "group", "kind", "source", "expected"):
             table.add_column(col, overflow="fold")
         for c in claims:
-            table.add_row(escape(c.id), c.group, escape(c.source), c.expected.value)
+            table.add_row(escape(c.id), c.group, str(c.kind or "-"), escape(c.source), c.expected.value)
         console.print(table)
         return
     out_path = check_writable(out or default_report_path("check"), overwrite=force)
@@ -84,5 +84,8 @@ def check(
     for r in report.results:
         counts[r.verdict.value] += 1
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
+    console.print(kind_summary(report.results))
+    for kind, kc in counts_by_kind(report.results).items():
+        report.sections[f"check/kinds/{kind}"] = dict(kc)
     print_witnesses(report.results)
     raise finish(report, out_path, force=force, gate=gate)

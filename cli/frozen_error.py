@@ -12,8 +12,8 @@ from rich.table import Table
 
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
-from nacverify.frozen import BOUNDS, SolveOptions, SweepRun, cached_run, member_spec, regime_specs, scipy_baseline
-from nacverify.frozen_claims import average_claim, cached_sweep, instance_claims, sweep_claims
+from nacverify.frozen import BOUNDS, SolveOptions, SweepRun, cached_run, cached_sweep, member_spec, regime_specs, scipy_baseline
+from nacverify.frozen.claims import average_claim, instance_claims, sweep_claims
 from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import require_backend
@@ -205,7 +205,7 @@ def frozen_error(
     console.print(verdict_table(report.results, title="claims"))
     print_witnesses(report.results)
     if plot is not None:
-        from nacverify.plots import plot_frozen_error
+        from nacverify.report.figures import plot_frozen_error
 
         console.print(f"plot: {plot_frozen_error(runs, plot)}", markup=False)
     raise finish(report, out_path, force=force, gate=gate)

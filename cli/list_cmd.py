@@ -10,22 +10,26 @@ from rich.table import Table
 
 from nacverify import claims as claim_registry
 
-from ._common import console, guarded
+from ._common import console, guarded, kind_totals
 
 
 @guarded
 def list_claims(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm3.*' (repeatable).")] = None,
 ) -> None:
-    """List all registered claims: id, source, statement, expected verdict."""
+    """List all registered claims: id, kind (whose statement: as-printed, reading, correction, implementation, lemma),
+    source, statement, expected verdict."""
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
     claims = claim_registry.select(only)
     table = Table(title=f"{len(claims)} claims")
     table.add_column("claim", style="bold", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
     table.add_column("source", overflow="fold")
     table.add_column("statement", overflow="fold")
     table.add_column("expected", no_wrap=True)
     for claim in claims:
-        table.add_row(escape(claim.id), escape(claim.source), escape(claim.statement), claim.expected.value)
+        statement = claim.statement + (f" [reading: {claim.reading}]" if claim.reading else "")
+        table.add_row(escape(claim.id), str(claim.kind or "-"), escape(claim.source), escape(statement), claim.expected.value)
     console.print(table)
+    console.print("kinds: " + ", ".join(f"{k} {n}" for k, n in kind_totals(claims).items()), markup=False)

@@ -41,18 +41,23 @@ def show(
     console.print(f"device: {a.get('device')}   nacverify {a.get('tool_version')}", markup=False)
     if claim is None:
         table = Table()
-        for col in ("claim", "verdict", "expected", "message"):
+        for col in ("claim", "kind", "verdict", "expected", "message"):
             table.add_column(col, overflow="fold")
+        by_kind: dict[str, dict[str, int]] = {}
         for rec in data.claims.values():
             mark = "" if rec.verdict == rec.expected else " [bold red]≠[/]"
-            table.add_row(escape(rec.id), _verdict(rec.verdict) + mark, escape(rec.expected), escape(rec.message))
+            table.add_row(escape(rec.id), escape(rec.kind or "-"), _verdict(rec.verdict) + mark, escape(rec.expected), escape(rec.message))
+            counts = by_kind.setdefault(rec.kind or "-", {})
+            counts[rec.verdict] = counts.get(rec.verdict, 0) + 1
         console.print(table)
+        for kind, counts in by_kind.items():
+            console.print(f"{kind}: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())), markup=False)
         return
     if claim not in data.claims:
         raise BadInput(f"claim {claim!r} is not in {file}")
     rec = data.claims[claim]
     console.print(f"[bold]{escape(rec.id)}[/]: {_verdict(rec.verdict)} (expected {escape(rec.expected)})")
-    for label, value in (("source", rec.source), ("statement", rec.statement), ("assumptions", rec.assumptions),
+    for label, value in (("kind", rec.kind or "-"), ("reading", rec.reading or "-"), ("source", rec.source), ("statement", rec.statement), ("assumptions", rec.assumptions),
                          ("expected because", rec.expected_reason), ("message", rec.message)):
         console.print(f"  {label}: {value}", markup=False)
     table = Table(title="evidence")
@@ -79,7 +84,7 @@ def html(
     force: Annotated[bool, typer.Option("--force", help="Replace an existing index.html in --out.")] = False,
 ) -> None:
     """Write a static, offline HTML page: verdict table, evidence and figures."""
-    from nacverify.render import render_html
+    from nacverify.report.html import render_html
 
     data = read_report(file)
     page = render_html(data, out, overwrite=force)
@@ -113,7 +118,7 @@ def diff(
     Exit 1 on a regression (reports/SCHEMA.md): a claim as expected in OLD and not in NEW,
     a claim that held in OLD and does not in NEW, a claim missing from NEW (unless
     --allow-missing), or NEW marked incomplete. Exit 0 otherwise."""
-    from nacverify.render.diff import diff_reports
+    from nacverify.report.diff import diff_reports
 
     if max_rows < 0:
         raise BadInput(f"--max-rows must be >= 0, got {max_rows}")

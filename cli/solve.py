@@ -16,7 +16,7 @@ from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import parse_backends, require_backend
-from nacverify.solvers.agreement import AGREE_TOLERANCE, DEFAULT_ATOL, DEFAULT_RTOL, SolveRun, agreement_claim, solve_with
+from nacverify.checks.solver_agreement import AGREE_TOLERANCE, DEFAULT_ATOL, DEFAULT_RTOL, SolveRun, agreement_claim, solve_with
 from nacverify.solvers.mpmath_backend import DEFAULT_DPS
 from nacverify.solvers.problem import Problem
 

@@ -1,16 +1,13 @@
 """nacverify: which claims of the NAC and LTC papers hold.
 
-Verification numerics run in float64: importing nacverify enables ``jax_enable_x64``.
+Verification numerics run in float64, scoped to nacverify's own computations
+(`nacverify.precision`): importing nacverify leaves the caller's JAX configuration as it was.
 """
 
 from __future__ import annotations
 
-import jax as _jax
-
-_jax.config.update("jax_enable_x64", True)
-
-from .claims import CheckContext, Claim, Evidence, Outcome, Result, Verdict  # noqa: E402
-from .errors import BadInput, EnvironmentProblem, NacverifyError, ReportError  # noqa: E402
+from .claims import CheckContext, Claim, Evidence, Outcome, Result, Verdict
+from .errors import BadInput, EnvironmentProblem, NacverifyError, ReportError
 
 try:
     from importlib.metadata import version as _version

@@ -21,9 +21,11 @@ from typing import Any
 import numpy as np
 
 from .errors import BadInput, Interrupted
+from .precision import float64
 
 __all__ = [
     "Verdict",
+    "Kind",
     "Evidence",
     "Outcome",
     "Claim",
@@ -36,6 +38,10 @@ __all__ = [
     "select",
     "evaluate",
     "gate_failures",
+    "check_kind",
+    "with_reading",
+    "counts_by_kind",
+    "DOCUMENT_KINDS",
 ]
 
 
@@ -50,6 +56,34 @@ class Verdict(str, enum.Enum):
 
     def __str__(self) -> str:  # so f-strings print "holds", not "Verdict.HOLDS"
         return self.value
+
+
+class Kind(str, enum.Enum):
+    """Whose statement a claim is, so that a verdict counts against the right party.
+
+    - ``as-printed``: the document's statement under its own assumptions;
+    - ``reading``: the document's statement under an explicit interpretation, which the
+      claim names in `Claim.reading` (other readings are other claims);
+    - ``correction``: the suite's corrected statement where the printed one fails;
+    - ``implementation``: a property of a public implementation (or of the suite's own
+      model of it), not of the document's equations;
+    - ``lemma``: a fact the suite derives and relies on; the document does not state it.
+
+    Only an ``as-printed`` or ``reading`` claim that is refuted says the document is wrong.
+    """
+
+    AS_PRINTED = "as-printed"
+    READING = "reading"
+    CORRECTION = "correction"
+    IMPLEMENTATION = "implementation"
+    LEMMA = "lemma"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The kinds whose verdicts are verdicts about the document itself.
+DOCUMENT_KINDS = (Kind.AS_PRINTED, Kind.READING)
 
 
 Scalar = float | int | str | bool
@@ -89,7 +123,10 @@ class Claim:
 
     `source` names the seed file and the equation / theorem / table, e.g.
     ``"000_8dd0046228b94766.txt, Theorem 3, eq. 34"``. `expected` is the repository's
-    current knowledge of the verdict and `expected_reason` says why.
+    current knowledge of the verdict and `expected_reason` says why. `kind` says whose
+    statement it is (`Kind`); a ``reading`` claim names its interpretation in `reading`,
+    which `evaluate` also puts into the message and the evidence. The ledger
+    (`nacverify.ledger`) links each claim to the document's own words.
     """
 
     id: str
@@ -100,6 +137,8 @@ class Claim:
     expected_reason: str
     check: Callable[[CheckContext], Outcome]
     group: str = "misc"
+    kind: Kind | None = None
+    reading: str = ""
 
 
 @dataclass(frozen=True)
@@ -132,10 +171,21 @@ def register(claim: Claim) -> Claim:
     (they name HDF5 groups, so no '/')."""
     if not _ID.match(claim.id):
         raise ValueError(f"claim id {claim.id!r} must match {_ID.pattern}")
+    # TODO-KIND check_kind(claim)
     if claim.id in _REGISTRY and _REGISTRY[claim.id] is not claim:
         raise ValueError(f"claim id registered twice: {claim.id}")
     _REGISTRY[claim.id] = claim
     return claim
+
+
+def check_kind(claim: Claim) -> None:
+    """A claim must say whose statement it is; a ``reading`` names its interpretation, and
+    only a reading does."""
+    if claim.kind is None:
+        raise ValueError(f"claim {claim.id} has no kind (one of {', '.join(k.value for k in Kind)})")
+    kind = Kind(claim.kind)
+    if (kind == Kind.READING) != bool(claim.reading.strip()):
+        raise ValueError(f"claim {claim.id}: a 'reading' claim names its interpretation in `reading`, and only a reading does")
 
 
 def add_provider(provider: Callable[[], Iterable[Claim]]) -> None:
@@ -175,17 +225,40 @@ def select(patterns: Iterable[str] | None = None, group: str | None = None) -> l
 def evaluate(claim: Claim, ctx: CheckContext | None = None) -> Result:
     """Run one claim's check. An exception inside the check becomes the `error`
     verdict with the exception as message; `BadInput` and `KeyboardInterrupt`
-    propagate, since they are the user's, not the check's."""
+    propagate, since they are the user's, not the check's. The check runs in float64
+    (`nacverify.precision.float64`) whatever the caller's JAX setting."""
     ctx = ctx or CheckContext()
     start = time.perf_counter()
     try:
-        outcome = claim.check(ctx)
+        with float64():
+            outcome = claim.check(ctx)
     except (BadInput, Interrupted, KeyboardInterrupt):
         raise
     except Exception as exc:  # the check itself failed: that is a verdict, not a crash
         tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
         outcome = Outcome(Verdict.ERROR, f"check failed: {tb}")
+    if claim.reading:
+        outcome = with_reading(outcome, claim.reading)
     return Result(claim, outcome, time.perf_counter() - start)
+
+
+def with_reading(outcome: Outcome, reading: str) -> Outcome:
+    """The outcome with its reading named in the message and in the evidence."""
+    message = outcome.message if f"reading: {reading}" in outcome.message else f"{outcome.message} [reading: {reading}]"
+    scalars = dict(outcome.evidence.scalars)
+    scalars["reading"] = reading
+    return Outcome(outcome.verdict, message, Evidence(outcome.evidence.arrays, scalars, outcome.evidence.witness))
+
+
+def counts_by_kind(results: Iterable[Result]) -> dict[str, dict[str, int]]:
+    """kind -> verdict -> count (kinds and verdicts in their declared order, zeros left out)."""
+    out: dict[str, dict[str, int]] = {}
+    for r in results:
+        k = Kind(r.claim.kind).value if r.claim.kind else "none"
+        out.setdefault(k, {})
+        out[k][r.verdict.value] = out[k].get(r.verdict.value, 0) + 1
+    order = [k.value for k in Kind] + ["none"]
+    return {k: dict(sorted(out[k].items(), key=lambda kv: [v.value for v in Verdict].index(kv[0]))) for k in order if k in out}
 
 
 def gate_failures(results: Iterable[Result]) -> list[Result]:

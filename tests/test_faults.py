@@ -20,7 +20,7 @@ import h5py
 import numpy as np
 import pytest
 
-import nacverify.report as report_mod
+import nacverify.report._io as report_mod
 from nacverify.errors import BadInput, EnvironmentProblem
 from nacverify.report import Report, read_report, write_report
 

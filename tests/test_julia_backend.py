@@ -178,7 +178,7 @@ needs_julia = pytest.mark.skipif(not _SEARCH.found or get_backend("julia").avail
 def test_julia_agrees_on_the_four_regimes(name):
     from nacverify.regimes import named_regime
     from nacverify.solvers import nac_problem
-    from nacverify.solvers.agreement import agreement_outcome, solve_with
+    from nacverify.checks.solver_agreement import agreement_outcome, solve_with
 
     run = solve_with(nac_problem(named_regime(name), points=51), ["julia", "scipy"])
     out = agreement_outcome(run)
@@ -192,7 +192,7 @@ def test_julia_agrees_on_the_four_regimes(name):
 def test_julia_agrees_on_ltc(form, kind):
     from nacverify.ltc import ltc_problem
     from nacverify.solvers import ltc_as_problem
-    from nacverify.solvers.agreement import agreement_outcome, solve_with
+    from nacverify.checks.solver_agreement import agreement_outcome, solve_with
 
     problem = ltc_as_problem(ltc_problem(form, neurons=3, inputs=2, input_kind=kind, seed=2), points=51)
     for method in ("Vern9", "Rodas5P"):
@@ -205,7 +205,7 @@ def test_julia_agrees_on_ltc(form, kind):
 def test_julia_custom_formula_agrees():
     from nacverify.regimes import custom_regime
     from nacverify.solvers import nac_problem
-    from nacverify.solvers.agreement import agreement_outcome, solve_with
+    from nacverify.checks.solver_agreement import agreement_outcome, solve_with
 
     run = solve_with(nac_problem(custom_regime("0.5 + 0.05*sin(6*t)", "1 + E*0.01*t"), points=21), ["julia", "scipy"])
     assert agreement_outcome(run).verdict == Verdict.HOLDS

@@ -1,6 +1,6 @@
 """`nacverify report diff OLD NEW`: verdict changes, regressions (exit 1) and metric changes.
 
-The regression rules R1-R4 are stated in nacverify/render/diff.py and reports/SCHEMA.md;
+The regression rules R1-R4 are stated in nacverify/report/diff.py and reports/SCHEMA.md;
 each test builds the two reports by hand (tests/report_samples.py) or edits an HDF5 file
 directly, so the expected classification is known without the code under test."""
 
@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from nacverify.claims import Verdict
 from nacverify.cli.app import app
-from nacverify.render.diff import diff_reports, is_timing
+from nacverify.report.diff import diff_reports, is_timing
 from nacverify.report import read_report, write_report
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from nacverify.claims import Verdict
 from nacverify.cli.app import app
-from nacverify.render.figures import fit_exponent
+from nacverify.report.figures import fit_exponent
 from nacverify.report import read_report, write_report
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -197,7 +197,7 @@ def test_odd_evidence_renders_a_page(tmp_path):
 
 def test_a_figure_that_cannot_be_drawn_leaves_a_note(tmp_path):
     from nacverify.errors import EnvironmentProblem
-    from nacverify.render.html import _Page
+    from nacverify.report.html import _Page
 
     page = _Page(tmp_path)
 

@@ -9,7 +9,7 @@ from nacverify.errors import BadInput, EnvironmentProblem
 from nacverify.ltc import ltc_problem
 from nacverify.regimes import NAMED_REGIMES, custom_regime, named_regime
 from nacverify.solvers import discrepancy, get_backend, ltc_as_problem, nac_problem, parse_backends
-from nacverify.solvers.agreement import AGREE_TOLERANCE, SolveRun, agreement_outcome, solve_with
+from nacverify.checks.solver_agreement import AGREE_TOLERANCE, SolveRun, agreement_outcome, solve_with
 from nacverify.solvers.base import Solution, pairwise
 from nacverify.solvers.mpmath_backend import MpmathBackend, solve_pieces_mp
 

@@ -1,4 +1,6 @@
-"""ODE solving backends behind one protocol (`nacverify.solvers.base`).
+"""ODE solving backends behind one protocol (`nacverify.solvers.base`);
+the registry (`nacverify.solvers._registry`) imports the backends, which import only the
+protocol, so no module imports back up.
 
 `diffrax` is the reference path (float64, adaptive); `scipy` (DOP853, Radau, LSODA) and
 `mpmath` (arbitrary-precision Taylor series) are independent solvers available everywhere;
@@ -7,19 +9,8 @@ reported unavailable, with what was looked for, elsewhere.
 """
 
 from ._diffrax import EnsembleSolution, solve_ensemble, solve_system
-from .base import (
-    BACKEND_NAMES,
-    Availability,
-    Backend,
-    Discrepancy,
-    Solution,
-    backend_status,
-    discrepancy,
-    get_backend,
-    pairwise,
-    parse_backends,
-    require_backend,
-)
+from ._registry import BACKEND_NAMES, backend_status, get_backend, parse_backends, require_backend
+from .base import Availability, Backend, Discrepancy, Solution, discrepancy, pairwise
 from .problem import Problem, ltc_as_problem, nac_problem
 
 __all__ = [

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import NacverifyError
 from ..odes import logit_rhs
+from ..precision import uses_float64
 
 __all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm"]
 
@@ -40,6 +41,7 @@ class EnsembleSolution:
     num_rejected: int
 
 
+@uses_float64
 def solve_ensemble(
     coefficients,
     a0: np.ndarray,
@@ -79,6 +81,7 @@ def _solve_system(vector_field, args, y0, ts, rtol, atol, jump_ts, solver, max_s
     return sol.ys, sol.stats["num_accepted_steps"], sol.stats["num_rejected_steps"], sol.result
 
 
+@uses_float64
 def solve_system(
     vector_field,
     args,

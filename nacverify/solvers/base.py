@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..errors import BadInput, EnvironmentProblem
+from ..errors import BadInput
 from .problem import Problem
 
 __all__ = [
@@ -31,17 +31,12 @@ __all__ = [
     "Backend",
     "Discrepancy",
     "TIGHTER",
-    "BACKEND_NAMES",
-    "get_backend",
-    "require_backend",
-    "backend_status",
     "discrepancy",
     "pairwise",
-    "parse_backends",
+    "check_tolerances",
 ]
 
 TIGHTER = 100.0
-BACKEND_NAMES = ("diffrax", "scipy", "mpmath", "julia")
 SCALE_FLOOR = 1e-300
 
 
@@ -86,52 +81,6 @@ class Backend(Protocol):
     def availability(self) -> Availability: ...
 
     def solve(self, problem: Problem, *, rtol: float, atol: float, method: str | None = None, estimate_error: bool = True) -> Solution: ...
-
-
-def _registry() -> dict[str, Backend]:
-    from .diffrax_backend import DiffraxBackend
-    from .julia_backend import JuliaBackend
-    from .mpmath_backend import MpmathBackend
-    from .scipy_backend import ScipyBackend
-
-    return {"diffrax": DiffraxBackend(), "scipy": ScipyBackend(), "mpmath": MpmathBackend(), "julia": JuliaBackend()}
-
-
-_BACKENDS: dict[str, Backend] = {}
-
-
-def get_backend(name: str) -> Backend:
-    """The backend called `name` (BadInput for an unknown name)."""
-    if not _BACKENDS:
-        _BACKENDS.update(_registry())
-    if name not in _BACKENDS:
-        raise BadInput(f"unknown backend {name!r}; choose from {', '.join(BACKEND_NAMES)}")
-    return _BACKENDS[name]
-
-
-def require_backend(name: str) -> Backend:
-    """The backend, or EnvironmentProblem (exit 3) with the reason it cannot run here."""
-    backend = get_backend(name)
-    status = backend.availability()
-    if not status.available:
-        raise EnvironmentProblem(f"backend {name} is not available: {status.reason}")
-    return backend
-
-
-def backend_status() -> list[Availability]:
-    return [get_backend(n).availability() for n in BACKEND_NAMES]
-
-
-def parse_backends(text: str) -> list[str]:
-    """'diffrax,scipy' -> ['diffrax', 'scipy'] (validated, order kept, no repeats)."""
-    names = [s.strip() for s in text.split(",") if s.strip()]
-    if not names:
-        raise BadInput("--backend needs at least one name")
-    for n in names:
-        get_backend(n)
-    if len(set(names)) != len(names):
-        raise BadInput(f"--backend lists a backend twice: {text}")
-    return names
 
 
 def check_tolerances(rtol: float, atol: float) -> None:

@@ -3,8 +3,9 @@
 Proof modules (`nacverify.proofs.*`, the repository's proofs/ folder) declare a list
 `OBLIGATIONS` of these. Each has an id that reads like its source, the source (seed
 file and equation), a one-line statement, the check (`nacverify.symbolic.checks`), the
-expected verdict with its reason, and, where seeds 000 and 001 disagree, which one the
-check follows. The symbols and their assumptions are read off the check.
+expected verdict with its reason, whose statement it is (`kind`: as-printed, reading,
+correction, implementation or lemma; a reading names its interpretation in `reading`) and,
+where seeds 000 and 001 disagree, which one the check follows. The symbols and their assumptions are read off the check.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..claims import CheckContext, Claim, Outcome, Verdict
+from ..claims import CheckContext, Claim, Kind, Outcome, Verdict
 from .checks import Check
 from .finding import Finding
 from .search import DEFAULT_SAMPLES
@@ -65,6 +66,8 @@ class Obligation:
     follows: str = ""
     note: str = ""
     over: tuple[sp.Symbol, ...] = ()  # quantified symbols the check does not show (e.g. sizes checked on a grid)
+    kind: Kind | str | None = None  # whose statement (nacverify.claims.Kind)
+    reading: str = ""  # the interpretation a `reading` obligation is checked under
 
     def symbols(self) -> dict[str, str]:
         """Symbol name -> its assumptions, plus search intervals where stated."""
@@ -105,6 +108,8 @@ class Obligation:
             expected_reason=self.reason,
             check=self.outcome,
             group="symbolic",
+            kind=Kind(self.kind) if self.kind else None,
+            reading=self.reading,
         )
 
 

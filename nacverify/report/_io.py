@@ -28,10 +28,10 @@ from typing import Any
 import h5py
 import numpy as np
 
-from .atomic import atomic_write
-from .claims import Result, Verdict
-from .environment import device_description, library_versions, platform_description
-from .errors import BadInput, ReportError
+from ..atomic import atomic_write
+from ..claims import Result, Verdict
+from ..environment import device_description, library_versions, platform_description
+from ..errors import BadInput, ReportError
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -44,7 +44,7 @@ __all__ = [
     "check_writable",
 ]
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: claims carry kind and reading
 FORMAT_NAME = "nacverify-report"
 
 
@@ -80,6 +80,8 @@ class ClaimRecord:
     scalars: dict[str, Any]
     witness: dict[str, Any]
     arrays: dict[str, np.ndarray]
+    kind: str = ""  # as-printed | reading | correction | implementation | lemma ("" in reports before 1.1)
+    reading: str = ""
 
 
 @dataclass(frozen=True)
@@ -196,6 +198,8 @@ def _write(handle: h5py.File, report: Report) -> None:
             "message": outcome.message,
             "group": claim.group,
             "seconds": result.seconds,
+            "kind": str(claim.kind) if claim.kind else "",
+            "reading": claim.reading,
         }.items():
             group.attrs[key] = _attr(value)
         scalars = group.create_group("scalars")
@@ -275,6 +279,8 @@ def read_report(path: str | os.PathLike) -> ReportData:
                     scalars={k: _decode(v) for k, v in group["scalars"].attrs.items()},
                     witness={k: _decode(v) for k, v in group["witness"].attrs.items()},
                     arrays={k: v[()] for k, v in group["arrays"].items()},
+                    kind=str(a.get("kind", "")),
+                    reading=str(a.get("reading", "")),
                 )
             sections = {name: _read_group(item) for name, item in handle.items() if name != "claims" and isinstance(item, h5py.Group)}
     except ReportError:

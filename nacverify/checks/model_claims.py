@@ -37,7 +37,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
 from ..margins import TIGHTER, solver_margin
-from .nac import NAC
+from ..model import NAC
 
 __all__ = ["model_claims", "variant_gates", "SIZES"]
 

@@ -16,9 +16,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .checks.adversary import maximise, rk4_trajectory
-from .frozen import FrozenErrorRun, RegimeSpec, SweepRun, run_frozen_error
-from .regimes import KIND_CODE, SWEEP_RANGES, ShapeFamily
+from ..checks.adversary import maximise, rk4_trajectory
+from ..regimes import KIND_CODE, SWEEP_RANGES, ShapeFamily
+from ._solve import FrozenErrorRun, run_frozen_error
+from ._specs import RegimeSpec
+from ._sweep import SweepRun
 
 __all__ = ["AdversaryResult", "attack_bound"]
 

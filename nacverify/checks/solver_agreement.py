@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
 from ..errors import BadInput
-from .base import Discrepancy, Solution, get_backend, pairwise, require_backend
-from .mpmath_backend import MpmathBackend
-from .problem import Problem, ltc_as_problem, nac_problem
+from ..solvers import Discrepancy, Solution, get_backend, pairwise, require_backend
+from ..solvers.mpmath_backend import MpmathBackend
+from ..solvers.problem import Problem, ltc_as_problem, nac_problem
 
 __all__ = [
     "AGREE_TOLERANCE",

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BadInput, EnvironmentProblem
-from ..report import ClaimRecord, ReportData
+from ._io import ClaimRecord, ReportData
 from . import figures
 
 __all__ = ["render_html", "AXIS_NAMES", "SCALING_AXES"]
@@ -203,13 +203,21 @@ def _verdict_section(page: _Page, data: ReportData) -> None:
     if len(groups) > 1:
         columns = ["holds", "refuted", "inapplicable", "inconclusive", "error", "unexpected"]
         page.add(_table(["group", "claims", *columns], [[g, str(sum(n[v] for v in columns[:-1])), *[str(n[v]) for v in columns]] for g, n in groups.items()]))
+    kinds: dict[str, Counter] = {}
+    for c in data.claims.values():
+        kinds.setdefault(c.kind or "-", Counter())[c.verdict] += 1
+    if any(k != "-" for k in kinds):
+        columns = ["holds", "refuted", "inapplicable", "inconclusive", "error"]
+        page.add("<p>Verdicts by kind: only a refuted <i>as-printed</i> or <i>reading</i> claim says the document is wrong; "
+                 "<i>correction</i>, <i>implementation</i> and <i>lemma</i> claims are the suite's own statements.</p>")
+        page.add(_table(["kind", "claims", *columns], [[k, str(sum(n.values())), *[str(n[v]) for v in columns]] for k, n in kinds.items()]))
     rows, classes = [], []
     for c in data.claims.values():
         ok = c.verdict == c.expected
         message = c.message if len(c.message) <= 240 else c.message[:237] + "... (see the claim details)"
-        rows.append([f'<a href="#claim-{_e(_slug(c.id))}">{_e(c.id)}</a>', _badge(c.verdict), _e(c.expected), "yes" if ok else "<b>NO</b>", _e(c.source), _e(message)])
+        rows.append([f'<a href="#claim-{_e(_slug(c.id))}">{_e(c.id)}</a>', _e(c.kind or "-"), _badge(c.verdict), _e(c.expected), "yes" if ok else "<b>NO</b>", _e(c.source), _e(message)])
         classes.append("" if ok else "unexpected")
-    page.add(_table(["claim", "verdict", "expected", "as expected", "source", "message"], rows, classes, raw=True))
+    page.add(_table(["claim", "kind", "verdict", "expected", "as expected", "source", "message"], rows, classes, raw=True))
 
 
 def _claim_details(page: _Page, data: ReportData) -> None:
@@ -218,7 +226,7 @@ def _claim_details(page: _Page, data: ReportData) -> None:
     page.add("<h2 id=\"details\">Claim details</h2>")
     for c in data.claims.values():
         page.add(f'<details id="claim-{_e(_slug(c.id))}"><summary>{_e(c.id)} {_badge(c.verdict)} <span class="small">expected {_e(c.expected)}</span></summary>')
-        rows = [["statement", c.statement], ["source", c.source], ["assumptions", c.assumptions], ["expected because", c.expected_reason],
+        rows = [["kind", c.kind or "-"], ["reading", c.reading or "-"], ["statement", c.statement], ["source", c.source], ["assumptions", c.assumptions], ["expected because", c.expected_reason],
                 ["message", c.message], ["group", c.group], ["seconds", f"{c.seconds:.3g}"]]
         rows += [[f"scalar {k}", _fmt(v)] for k, v in c.scalars.items()]
         rows += [[f"witness {k}", _fmt(v)] for k, v in c.witness.items()]

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BadInput
-from ..report import ReportData
+from ._io import ReportData
 
 __all__ = ["VerdictChange", "MetricChange", "ReportDiff", "diff_reports", "TIMING_PATTERN", "is_timing"]
 

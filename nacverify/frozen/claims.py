@@ -11,23 +11,17 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
-from .frozen import (
-    BOUNDS,
-    RegimeSpec,
-    SolveOptions,
-    SweepRun,
-    bound_outcome,
-    cached_run,
-    run_sweep,
-    table2_average_outcome,
-    table2_row_outcome,
-    variation_bound_outcome,
-)
-from .frozen_adversary import attack_bound
-from .regimes import NAMED_REGIMES
+from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
+from ..regimes import NAMED_REGIMES
+from ._adversary import attack_bound
+from ._bounds import BOUNDS
+from ._solve import cached_run
+from ._specs import RegimeSpec, SolveOptions
+from ._sweep import SweepRun, cached_sweep
+from ._table2 import table2_average_outcome, table2_row_outcome
+from ._verdicts import bound_outcome, variation_bound_outcome
 
-__all__ = ["instance_claims", "sweep_claims", "average_claim", "cached_sweep", "SEED000"]
+__all__ = ["instance_claims", "sweep_claims", "average_claim", "SEED000"]
 
 SEED000 = "000_8dd0046228b94766.txt"
 _STATEMENTS = {
@@ -134,16 +128,6 @@ def instance_claims(spec: RegimeSpec, opts: SolveOptions = SolveOptions()) -> li
     if spec.name in NAMED_REGIMES:
         claims.append(_table2_claim(spec, opts))
     return claims
-
-
-_SWEEP_CACHE: dict[tuple, SweepRun] = {}
-
-
-def cached_sweep(name: str, n: int, seed: int, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions(), progress=None) -> SweepRun:
-    key = (name, n, seed, T, a0, opts)
-    if key not in _SWEEP_CACHE:
-        _SWEEP_CACHE[key] = run_sweep(name, n, seed, T=T, a0=a0, opts=opts, progress=progress)
-    return _SWEEP_CACHE[key]
 
 
 def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions()) -> list[Claim]:

@@ -1,0 +1,81 @@
+"""`nacverify coverage`: how much of each source document the claims check (the ledger)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from nacverify import claims as claim_registry
+from nacverify.errors import BadInput
+from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds_dir, load_ledgers, quote_problems, validate
+from nacverify.report import Report, check_writable, default_report_path, write_report
+
+from ._common import EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
+
+
+@guarded
+def coverage(
+    source: Annotated[Optional[list[str]], typer.Option("--source", help=f"Document id ({', '.join(SEED_FILES)}; repeatable) [default: all].")] = None,
+    missing: Annotated[bool, typer.Option("--missing", help="Also list each missing item with what a check would do.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="table or json (json goes to stdout, nothing else does).")] = "table",
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/coverage-<UTC>.h5].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+) -> None:
+    """Per document: ledger items, checked, not checkable (by reason) and missing. Exits 1 when anything is missing
+    or the ledger is inconsistent with the registered claims (or, where ../shared/seeds exists, with the documents' words)."""
+    import nacverify.catalog  # noqa: F401  (registers every claim provider)
+
+    if fmt not in ("table", "json"):
+        raise BadInput(f"--format must be table or json, got {fmt!r}")
+    ledgers = load_ledgers(source)
+    out_path = check_writable(out or default_report_path("coverage"), overwrite=force)
+    problems = validate(ledgers, claim_registry.registry())
+    seeds = find_seeds_dir()
+    if seeds is not None:
+        problems += quote_problems(ledgers, seeds)
+    counts = ledger_coverage(ledgers)
+    total_missing = sum(c["missing"] for c in counts.values())
+    report = Report(command=command_line())
+    for doc, c in counts.items():
+        report.sections[f"coverage/{doc}"] = {
+            "file": c["file"],
+            "items": c["items"],
+            "checked": c["checked"],
+            "not_checkable": c["not_checkable"],
+            "missing": c["missing"],
+            **{f"not_checkable_{k.replace('-', '_')}": v for k, v in c["not_checkable_by_reason"].items()},
+            "missing_items": json.dumps(c["missing_items"]),
+        }
+    report.sections["coverage"] = {"problems": json.dumps(problems), "quotes_checked": seeds is not None, "seeds_dir": str(seeds or "")}
+    path = write_report(report, out_path, overwrite=force)
+    if fmt == "json":
+        print(json.dumps({"documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)}, indent=1))
+    else:
+        table = Table(title="coverage of the source documents (nacverify/ledger/*.yaml)")
+        for col in ("document", "items", "checked", "not checkable", "by reason", "missing"):
+            table.add_column(col, justify="right" if col in ("items", "checked", "not checkable", "missing") else "left", overflow="fold")
+        for doc, c in counts.items():
+            reasons = ", ".join(f"{k} {v}" for k, v in c["not_checkable_by_reason"].items()) or "-"
+            style = "red" if c["missing"] else "green"
+            table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]")
+        console.print(table)
+        if missing:
+            for doc, led in ledgers.items():
+                for it in led.items:
+                    if it.status == "missing":
+                        console.print(f"missing {doc}:{it.item} ({it.location}): {it.missing}", markup=False)
+        if seeds is None:
+            console.print("quotes not checked: ../shared/seeds not found (set NACVERIFY_SEEDS)", markup=False)
+        console.print(f"report: {path}", markup=False)
+    for p in problems:
+        err_console.print(f"ledger: {p}", markup=False)
+    if total_missing or problems:
+        err_console.print(f"coverage: {total_missing} item(s) missing, {len(problems)} ledger problem(s)", markup=False)
+        raise typer.Exit(EXIT_GATE)
+    raise typer.Exit(EXIT_OK)
+

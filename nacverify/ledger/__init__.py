@@ -1,0 +1,47 @@
+"""The ledger: every statement of the source documents, in their own words.
+
+One YAML file per seed document (``000.yaml`` ... ``004.yaml`` beside this module) lists
+every numbered equation, theorem, corollary, lemma, algorithm and table of that document,
+and every sentence that states a checkable quantity or fact. Each item gives
+
+- ``item``: an id unique within the document (``eq34``, ``thm3``, ``table2.slow``, ``s4.2.cost``);
+- ``type``: equation, theorem, corollary, lemma, proposition, definition, algorithm, table,
+  table-cell, figure or sentence;
+- ``location``: where it is (section, equation, table, row);
+- ``line``: the 1-based line of the seed file on which the quote starts;
+- ``quote``: the document's own words, verbatim (whitespace may differ);
+
+and exactly one of
+
+- ``claims``: the ids of the registered claims that check it;
+- ``not_checkable``: ``{reason: CATEGORY, why: "..."}`` with CATEGORY from `NOT_CHECKABLE`;
+- ``missing``: what a check would have to do (checkable, but no claim checks it yet).
+
+The ledger is data a scientist reviews without reading code; `coverage` counts it.
+"""
+
+from ._ledger import (
+    NOT_CHECKABLE,
+    ITEM_TYPES,
+    DocumentLedger,
+    LedgerItem,
+    SEED_FILES,
+    coverage,
+    find_seeds_dir,
+    load_ledgers,
+    quote_problems,
+    validate,
+)
+
+__all__ = [
+    "NOT_CHECKABLE",
+    "ITEM_TYPES",
+    "DocumentLedger",
+    "LedgerItem",
+    "SEED_FILES",
+    "coverage",
+    "find_seeds_dir",
+    "load_ledgers",
+    "quote_problems",
+    "validate",
+]

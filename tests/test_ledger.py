@@ -1,0 +1,131 @@
+"""The ledger (nacverify/ledger/*.yaml): every statement of the five documents in their own
+words, each linked to the claims that check it or marked not checkable with a reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nacverify.catalog  # noqa: F401
+from nacverify.claims import Kind, registry
+from nacverify.ledger import NOT_CHECKABLE, SEED_FILES, coverage, find_seeds_dir, load_ledgers, quote_problems, validate
+from nacverify.ledger._ledger import _parse
+
+SEEDS = find_seeds_dir()
+needs_seeds = pytest.mark.skipif(SEEDS is None, reason="../shared/seeds not found (set NACVERIFY_SEEDS); quotes cannot be checked")
+
+
+def test_every_claim_has_a_kind_and_readings_are_named():
+    for claim in registry().values():
+        assert claim.kind is not None, claim.id
+        kind = Kind(claim.kind)
+        assert (kind == Kind.READING) == bool(claim.reading), claim.id
+
+
+def test_ledgers_and_registry_point_at_each_other():
+    ledgers = load_ledgers()
+    assert set(ledgers) == set(SEED_FILES)
+    assert validate(ledgers, registry()) == []
+
+
+@needs_seeds
+def test_quotes_are_verbatim_and_located():
+    assert quote_problems(load_ledgers(), SEEDS) == []
+
+
+def test_nothing_missing():
+    counts = coverage(load_ledgers())
+    missing = {doc: c["missing_items"] for doc, c in counts.items() if c["missing"]}
+    assert missing == {}
+
+
+def test_every_numbered_equation_of_002_is_listed():
+    """002 numbers its equations (1) to (24); each is a ledger item."""
+    items = load_ledgers(["002"])["002"].items
+    text = " ".join(f"{it.item} {it.location}" for it in items)
+    for n in range(1, 25):
+        assert f"eq{n}" in text.replace(". ", "").replace(" ", "") or f"eq. {n}" in text, n
+
+
+LEDGER = """
+document: X.txt
+items:
+  - item: eq1
+    type: equation
+    location: "eq. 1"
+    line: 1
+    quote: "a = b + c"
+    claims: [c.one]
+  - item: eq2
+    type: equation
+    location: "eq. 2"
+    line: 2
+    quote: "d = e"
+    not_checkable: {reason: definition, why: "defines d"}
+  - item: s1
+    type: sentence
+    location: "section 1"
+    line: 3
+    quote: "it is fast"
+    missing: "measure it"
+"""
+
+
+def test_validator_catches_each_defect():
+    good = {"000": _parse("000", LEDGER)}
+    assert validate(good, ["c.one"]) == []
+    # a claim the ledger names does not exist
+    assert any("not registered" in p for p in validate(good, []))
+    # an item with two states, an unknown reason, a missing why, a duplicate id, a bad type
+    bad = LEDGER.replace('not_checkable: {reason: definition, why: "defines d"}', 'not_checkable: {reason: too-hard, why: ""}\n    claims: [c.one]')
+    bad = bad.replace("item: s1", "item: eq1").replace("type: sentence", "type: musing")
+    problems = validate({"000": _parse("000", bad)}, ["c.one"])
+    text = "\n".join(problems)
+    for needle in ("exactly one", "too-hard", "needs a 'why'", "duplicate item id", "unknown type"):
+        assert needle in text, needle
+
+
+def test_unnamed_claim_is_a_problem_when_all_ledgers_are_loaded():
+    ledgers = {doc: _parse(doc, LEDGER) for doc in SEED_FILES}
+    assert "claim c.two is named by no ledger item" in validate(ledgers, ["c.one", "c.two"])
+
+
+def test_coverage_counts_by_status_and_reason():
+    c = coverage({"000": _parse("000", LEDGER)})["000"]
+    assert (c["items"], c["checked"], c["not_checkable"], c["missing"]) == (3, 1, 1, 1)
+    assert c["not_checkable_by_reason"] == {"definition": 1}
+    assert c["missing_items"] == ["s1"]
+    assert set(NOT_CHECKABLE) >= {"definition", "needs-authors-data"}
+
+
+def test_quote_checker_finds_a_paraphrase(tmp_path):
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / SEED_FILES["000"]).write_text("first line\n a  =  b + c\nd = e\nit is fast\n")
+    led = {"000": _parse("000", LEDGER)}
+    assert quote_problems(led, seeds) == []
+    para = {"000": _parse("000", LEDGER.replace('"it is fast"', '"it is quick"'))}
+    assert any("not found verbatim" in p for p in quote_problems(para, seeds))
+    wrong_line = {"000": _parse("000", LEDGER.replace("line: 3", "line: 1"))}
+    assert any("line 1" in p for p in quote_problems(wrong_line, seeds))
+
+
+def test_coverage_command(tmp_path):
+    from typer.testing import CliRunner
+
+    from nacverify.cli.app import app
+
+    out = tmp_path / "cov.h5"
+    res = CliRunner().invoke(app, ["coverage", "--format", "json", "--out", str(out)])
+    data = json.loads(res.stdout)
+    missing = sum(d["missing"] for d in data["documents"].values())
+    assert res.exit_code == (1 if missing or data["problems"] else 0)
+    from nacverify.report import read_report
+
+    rep = read_report(out)
+    for doc, d in data["documents"].items():
+        assert rep.sections["coverage"][doc]["items"] == d["items"]
+    bad = CliRunner().invoke(app, ["coverage", "--source", "009", "--out", str(tmp_path / "x.h5")])
+    assert bad.exit_code == 2
