@@ -4,6 +4,7 @@ words, each linked to the claims that check it or marked not checkable with a re
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -41,12 +42,14 @@ def test_nothing_missing():
     assert missing == {}
 
 
-def test_every_numbered_equation_of_002_is_listed():
-    """002 numbers its equations (1) to (24); each is a ledger item."""
-    items = load_ledgers(["002"])["002"].items
-    text = " ".join(f"{it.item} {it.location}" for it in items)
-    for n in range(1, 25):
-        assert f"eq{n}" in text.replace(". ", "").replace(" ", "") or f"eq. {n}" in text, n
+@pytest.mark.parametrize("doc, numbers", [("000", range(1, 59)), ("001", range(1, 49)), ("002", range(1, 25))])
+def test_every_numbered_equation_is_an_item(doc, numbers):
+    """000 numbers its equations (1)-(58), 001 (1)-(48), 002 (1)-(24): each number is quoted
+    by a ledger item, as its own item ``eqN`` or inside the theorem or corollary it belongs to."""
+    items = load_ledgers([doc])[doc].items
+    for n in numbers:
+        tag = re.compile(rf"(\\tag\{{{n}\}}|\({n}\))")
+        assert any(it.item == f"eq{n}" or it.item.startswith(f"eq{n}.") or tag.search(it.quote) for it in items), n
 
 
 LEDGER = """

@@ -35,7 +35,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..margins import TIGHTER, solver_margin
 from ..model import NAC
 
@@ -326,6 +326,8 @@ def _sharpness(ctx: CheckContext) -> Outcome:
 
 
 def model_claims() -> list[Claim]:
+    """The suite's JAX model (and, through its `reference` variant, the public layer): every
+    claim here is of kind `implementation`; none is a statement of the documents."""
     src = f"{SEED001}, section 2.2"
     sizes = "d_model 8, 2 heads, T 16, batch 4, topk 4; float64; seeded standard-normal inputs; variants reference/circuit/fc x shared/split"
     return [
@@ -338,6 +340,7 @@ def model_claims() -> list[Claim]:
             "softplus >= 0 and eps = 1e-6 > 0; in float64 softplus of a very negative input rounds to 0, leaving omega = eps",
             _omega_positive,
             "model",
+            Kind.IMPLEMENTATION,
         ),
         Claim(
             "nac.model.exact_is_ode",
@@ -348,6 +351,7 @@ def model_claims() -> list[Claim]:
             "eq. 17 is the closed form of eq. 1 with frozen gates and a0 = 0; euler mode iterates eq. 2",
             _exact_is_ode,
             "model",
+            Kind.IMPLEMENTATION,
         ),
         Claim(
             "nac.model.thm1",
@@ -358,6 +362,7 @@ def model_claims() -> list[Claim]:
             "exact: a = A(1 - e^{-omega t}) with 1 - e^{-omega t} in [0, 1); steady: a = A; Euler with dt*omega <= 1 is a convex combination of a and A",
             _thm1,
             "model",
+            Kind.IMPLEMENTATION,
         ),
         Claim(
             "nac.model.euler_margin",
@@ -369,6 +374,7 @@ def model_claims() -> list[Claim]:
             "the NCP variants stay below 1 (reference: omega = softplus(0) = 0.693 for every pair)",
             _euler_margin,
             "model",
+            Kind.IMPLEMENTATION,
         ),
         Claim(
             "nac.model.gate_sensitivity",
@@ -380,6 +386,7 @@ def model_claims() -> list[Claim]:
             "the motor output is its bias, so phi and omega are constants (Jacobian exactly 0); circuit and fc depend on u",
             _gate_sensitivity,
             "model",
+            Kind.IMPLEMENTATION,
         ),
         Claim(
             "nac.model.sharpness",
@@ -390,6 +397,7 @@ def model_claims() -> list[Claim]:
             "softmax over K logits in [L, U] is largest for one logit at U and the others at L; logits are monotone in phi, omega, t on the gate box",
             _sharpness,
             "model",
+            Kind.IMPLEMENTATION,
         ),
     ]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 from ..regimes import ConstantCoefficients
 from ..margins import solver_margin
 from ..solvers import solve_ensemble
@@ -174,11 +174,11 @@ def _euler_order_check(ctx: CheckContext) -> Outcome:
 def corollary_claims() -> list[Claim]:
     return [
         Claim("nac.cor1", f"{SEED001}, Corollary 1, eq. 6-9", "|a_t - a*| <= |a0 - a*| exp(-omega t) for omega > 0 (equality, eq. 8)",
-              "constant gates, omega > 0", Verdict.HOLDS, "eq. 7 is the exact error; the bound is attained", _cor1_check, group="numeric"),
+              "constant gates, omega > 0", Verdict.HOLDS, "eq. 7 is the exact error; the bound is attained", _cor1_check, group="numeric", kind=Kind.AS_PRINTED),
         Claim("nac.cor2", f"{SEED001}, Corollary 2, eq. 10", "|a0 - a*| <= M implies |a_t - a*| <= M exp(-omega t)",
-              "constant gates, omega > 0, M > 0", Verdict.HOLDS, "follows from eq. 8", _cor2_check, group="numeric"),
+              "constant gates, omega > 0, M > 0", Verdict.HOLDS, "follows from eq. 8", _cor2_check, group="numeric", kind=Kind.AS_PRINTED),
         Claim("nac.cor3", f"{SEED001}, Corollary 3, eq. 11-12", "the first time with |a_t - a*| <= delta is (1/omega) ln(|a0 - a*|/delta)",
-              "constant gates, omega > 0, |a0 - a*| > delta > 0", Verdict.HOLDS, "|a_t - a*| decreases strictly (eq. 8)", _cor3_check, group="numeric"),
+              "constant gates, omega > 0, |a0 - a*| > delta > 0", Verdict.HOLDS, "|a_t - a*| decreases strictly (eq. 8)", _cor3_check, group="numeric", kind=Kind.AS_PRINTED),
         Claim("nac.euler.order", f"{SEED001}, eq. 2 against eq. 3", "explicit Euler converges to the closed form with order 1",
-              "constant gates, omega > 0, dt -> 0", Verdict.HOLDS, "Euler is a first-order method", _euler_order_check, group="numeric"),
+              "constant gates, omega > 0, dt -> 0", Verdict.HOLDS, "Euler is a first-order method", _euler_order_check, group="numeric", kind=Kind.LEMMA),
     ]

@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 from ..regimes import ConstantCoefficients
 from ..margins import TIGHTER, solver_margin
 from ..solvers import solve_ensemble
@@ -291,6 +291,7 @@ def thm1_claims() -> list[Claim]:
             "inward-pointing derivative at both ends (B.2); true",
             _continuous_check(10_000, 2_000),
             group="numeric",
+            kind=Kind.AS_PRINTED,
         ),
         Claim(
             "nac.thm1.euler",
@@ -301,6 +302,7 @@ def thm1_claims() -> list[Claim]:
             "for dt*omega > 1 the first step from the far endpoint (a0 = 0 in NAC) overshoots A",
             _euler_all_steps_check,
             group="numeric",
+            kind=Kind.AS_PRINTED,
         ),
         Claim(
             "nac.thm1.euler.condition",
@@ -311,6 +313,7 @@ def thm1_claims() -> list[Claim]:
             "affine map: invariance iff both endpoint images lie in [m, M] (derivation in euler_invariance_threshold)",
             _euler_condition_check,
             group="numeric",
+            kind=Kind.CORRECTION,
         ),
         Claim(
             "nac.thm1.euler.reference",
@@ -321,5 +324,6 @@ def thm1_claims() -> list[Claim]:
             "omega exceeds 2 = 1/delta_t once x > 1.8546",
             _reference_defaults_check,
             group="numeric",
+            kind=Kind.IMPLEMENTATION,
         ),
     ]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
-from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..errors import BadInput
 from ..solvers import Discrepancy, Solution, get_backend, pairwise, require_backend
 from ..solvers.mpmath_backend import MpmathBackend
@@ -147,6 +147,7 @@ def agreement_claim(problem: Problem, run_for: Callable[[CheckContext], SolveRun
         expected_reason="independent implementations of the same vector field, each far more accurate than 1e-9 at these tolerances",
         check=lambda ctx: agreement_outcome(run_for(ctx)),
         group="solvers",
+        kind=Kind.LEMMA,  # the suite's own cross-check of its solvers; no document states it
     )
 
 

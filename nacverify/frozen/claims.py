@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict, add_provider
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..regimes import NAMED_REGIMES
 from ._adversary import attack_bound
 from ._bounds import BOUNDS
@@ -29,6 +29,13 @@ _STATEMENTS = {
     "sharp": ("Theorem 3, eq. 33-36 (sharper form from the error equation)", "|eps(t)| <= (L_phi + C L_omega) t^2 / 2 on [0, T]"),
     "bv": ("Theorem 3, eq. 33-36 (bounded-variation form)", "|eps(t)| <= (V_phi + C V_omega)(1 - exp(-omega_min t)) / omega_min on [0, T]"),
 }
+#: Theorem 3's eq. 34 is the paper's; the sharp and bounded-variation forms are the suite's own.
+_KIND = {"thm3": Kind.AS_PRINTED, "sharp": Kind.LEMMA, "bv": Kind.LEMMA}
+#: The reading under which the Table 2 rows are audited (other readings: nac.table2.<row>.reading.*).
+TABLE2_READING = (
+    "max-deviation: 'phi (%)' and 'omega (%)' are max over the window [0, T] of |phi(t) - phi(0)|/phi(0) and "
+    "|omega(t) - omega(0)|/omega(0), with a0 = 0 and phi > 0"
+)
 _HOLD_REASON = {
     "thm3": "true statement (it follows from the sharp form, since t^2/2 <= t^2 e^{L t}), though the printed proof has gaps (eq. 38-41 integrate to T)",
     "sharp": "variation of constants on eps' = -omega eps + (phi - phi0) - (omega - omega0) a_frozen with |a_frozen| <= C",
@@ -60,6 +67,7 @@ def _bound_claim(spec: RegimeSpec, opts: SolveOptions, bound: str, lipschitz: bo
         expected_reason=_HOLD_REASON[bound] if applicable else "the step regime is not Lipschitz",
         check=check,
         group="frozen-error",
+        kind=_KIND[bound],
     )
 
 
@@ -82,6 +90,7 @@ def _variation_claim(spec: RegimeSpec, opts: SolveOptions) -> Claim:
         expected_reason="comparison argument (nacverify.frozen docstring)" if applicable else "a0 != 0 or a gate not positive",
         check=check,
         group="frozen-error",
+        kind=Kind.LEMMA,
     )
 
 
@@ -104,6 +113,8 @@ def _table2_claim(spec: RegimeSpec, opts: SolveOptions) -> Claim:
         expected_reason=reason,
         check=check,
         group="frozen-error",
+        kind=Kind.READING,
+        reading=TABLE2_READING,
     )
 
 
@@ -117,6 +128,7 @@ def average_claim() -> Claim:
         expected_reason="the max column averages to 5.91, the row prints 5.18",
         check=lambda ctx: table2_average_outcome(),
         group="frozen-error",
+        kind=Kind.AS_PRINTED,
     )
 
 
@@ -160,6 +172,7 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
                 expected_reason=_HOLD_REASON[bound] if applicable else "the step regime is not Lipschitz",
                 check=check,
                 group="frozen-error",
+                kind=_KIND[bound],
             )
         )
 
@@ -177,6 +190,7 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
             expected_reason="comparison argument (nacverify.frozen docstring)",
             check=check_variation,
             group="frozen-error",
+            kind=Kind.LEMMA,
         )
     )
     return claims
