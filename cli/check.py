@@ -14,10 +14,13 @@ from rich.table import Table
 
 from nacverify import claims as claim_registry
 from nacverify.claims import CheckContext, counts_by_kind
+from nacverify.frozen._readings import readings_table
+from nacverify.regimes import NAMED_REGIMES
 from nacverify.errors import BadInput, Interrupted
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.runner import run_claims
 
+from .frozen_error import _readings_table as readings_rich_table
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
@@ -85,6 +88,12 @@ def check(
         counts[r.verdict.value] += 1
     console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
     console.print(kind_summary(report.results))
+    verdicts = {r.claim.id: r.verdict.value for r in report.results}
+    rows = tuple(row for row in NAMED_REGIMES if f"nac.table2.{row}" in verdicts or f"nac.table2.{row}.mean_le_max" in verdicts)
+    if rows:  # the reading -> verdict table of Table 2 (seed 000), as in `nacverify frozen-error`
+        readings = readings_table(verdicts, rows)
+        report.sections["check/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
+        console.print(readings_rich_table(readings))
     for kind, kc in counts_by_kind(report.results).items():
         report.sections[f"check/kinds/{kind}"] = dict(kc)
     print_witnesses(report.results)

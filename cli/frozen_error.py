@@ -13,6 +13,7 @@ from rich.table import Table
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
 from nacverify.frozen import BOUNDS, SolveOptions, SweepRun, cached_run, cached_sweep, member_spec, regime_specs, scipy_baseline
+from nacverify.frozen._readings import READING_COLUMNS, readings_table
 from nacverify.frozen.claims import average_claim, instance_claims, sweep_claims
 from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
 from nacverify.report import Report, check_writable, default_report_path
@@ -48,6 +49,17 @@ def _regime_table(runs) -> Table:
     rows += [("max solver error", lambda r: f"{r.summary.max_solver_error[0]:.2g}"), ("diffrax steps", lambda r: str(r.num_steps))]
     for label, fn in rows:
         table.add_row(label, *[fn(run) for run in runs])
+    return table
+
+
+def _readings_table(readings: dict[str, dict[str, str]]) -> Table:
+    """Table 2 row x reading of its phi/omega columns -> verdict (nacverify.frozen._readings)."""
+    table = Table(title="Table 2 readings (verdict of each row under each reading of the phi/omega columns)")
+    table.add_column("row", no_wrap=True)
+    for col in READING_COLUMNS:
+        table.add_column(col, no_wrap=True)
+    for row, cells in readings.items():
+        table.add_row(row, *[cells[col] for col in READING_COLUMNS])
     return table
 
 
@@ -168,6 +180,10 @@ def frozen_error(
             }
 
         console.print(_regime_table(runs))
+        readings = readings_table({r.claim.id: r.verdict.value for r in report.results}, tuple(run.regime.name for run in runs if run.regime.name in NAMED_REGIMES))
+        if readings:
+            report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
+            console.print(_readings_table(readings))
         if sweep:
             with progress_bar() as bar:
                 for spec in specs:

@@ -106,4 +106,8 @@ def prove(
     total = sum(e.result.seconds for e in entries)
     summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
     console.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking, {wall:.1f} s wall (seed {seed}, {samples} samples)", markup=False)
+    by_kind: dict[str, Counter] = {}
+    for e in entries:
+        by_kind.setdefault(str(e.obligation.kind or "-"), Counter())[e.result.verdict.value] += 1
+    console.print("by kind: " + "; ".join(f"{k} " + ", ".join(f"{n[v.value]} {v.value}" for v in Verdict if n[v.value]) for k, n in by_kind.items()), markup=False)
     raise finish(report, out_path, force=force, gate=gate)

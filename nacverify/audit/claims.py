@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..checks.nac_stability import euler_invariance_threshold
-from ..claims import CheckContext, Claim, Evidence, Outcome, Verdict
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 from .format import GateExport
 from .logits import ULPS, logit_tolerance, mode_logits_available, recompute_logits
 
@@ -424,5 +424,6 @@ def audit_claims(export: GateExport, *, sharp_threshold: float = DEFAULT_SHARP_T
 
         expected = Verdict.INAPPLICABLE if reason else Verdict.HOLDS
         why = f"the export lacks what the claim needs: {reason}" if reason else "a healthy export satisfies it"
-        claims.append(Claim(cid, source, statement, assumptions, expected, why, check, group="audit"))
+        # an audit checks one implementation's export against the documents: kind implementation
+        claims.append(Claim(cid, source, statement, assumptions, expected, why, check, group="audit", kind=Kind.IMPLEMENTATION))
     return claims
