@@ -75,3 +75,16 @@ def test_check_exception_becomes_error_verdict():
 
     result = evaluate(Claim("x", "s", "st", "a", Verdict.HOLDS, "r", broken), CheckContext())
     assert result.verdict == Verdict.ERROR and "boom" in result.outcome.message and not result.as_expected
+
+
+def test_non_ascii_text_evidence_round_trips(tmp_path):
+    """Seed 000 writes 'Linear\\u00a0Attention' with a no-break space; text evidence used to be
+    stored as ASCII bytes, and such an array crashed the writer (UnicodeEncodeError)."""
+    labels = np.array(["Linear\u00a0Attention", "NAC-φ", "plain"])
+    kinds = Claim("k.one", "seed.txt", "s", "a", Verdict.HOLDS, "why",
+                  lambda ctx: Outcome(Verdict.HOLDS, "msg with φ", Evidence(arrays={"labels": labels})), kind="lemma")
+    report = Report(command="nacverify test", results=[evaluate(kinds)], sections={"extra": {"names": labels}})
+    data = read_report(write_report(report, tmp_path / "u.h5"))
+    assert list(data.claims["k.one"].arrays["labels"]) == list(labels)
+    assert list(data.sections["extra"]["names"]) == list(labels)
+    assert data.claims["k.one"].kind == "lemma" and data.claims["k.one"].message == "msg with φ"

@@ -155,8 +155,10 @@ def _write_array(group: h5py.Group, name: str, array: np.ndarray, links: dict[in
     if key in links:
         group[name] = h5py.SoftLink(links[key])
         return
-    if array.dtype.kind in "US":
-        group.create_dataset(name, data=array.astype("S"))
+    if array.dtype.kind == "U":  # UTF-8 text (the seeds quote non-ASCII characters, e.g. a no-break space)
+        group.create_dataset(name, data=array.astype(object), dtype=h5py.string_dtype("utf-8"))
+    elif array.dtype.kind == "S":
+        group.create_dataset(name, data=array)
     else:
         group.create_dataset(name, data=array, compression="gzip" if array.size > 4096 else None)
     links[key] = group[name].name
@@ -237,12 +239,19 @@ def _decode(value: Any) -> Any:
     return value
 
 
+def _read_dataset(item: h5py.Dataset) -> Any:
+    """A dataset's values; text (fixed-length ASCII or variable-length UTF-8) as str arrays."""
+    if h5py.check_string_dtype(item.dtype) is not None and item.dtype.kind == "O":
+        return np.asarray(item.asstr()[()], dtype=str)
+    data = item[()]
+    return data.astype(str) if getattr(data, "dtype", None) is not None and data.dtype.kind == "S" else data
+
+
 def _read_group(group: h5py.Group) -> dict[str, Any]:
     out: dict[str, Any] = {k: _decode(v) for k, v in group.attrs.items()}
     for name, item in group.items():
         if isinstance(item, h5py.Dataset):
-            data = item[()]
-            out[name] = data.astype(str) if data.dtype.kind == "S" else data
+            out[name] = _read_dataset(item)
         else:
             out[name] = _read_group(item)
     return out
@@ -278,7 +287,7 @@ def read_report(path: str | os.PathLike) -> ReportData:
                     seconds=float(a["seconds"]),
                     scalars={k: _decode(v) for k, v in group["scalars"].attrs.items()},
                     witness={k: _decode(v) for k, v in group["witness"].attrs.items()},
-                    arrays={k: v[()] for k, v in group["arrays"].items()},
+                    arrays={k: _read_dataset(v) for k, v in group["arrays"].items()},
                     kind=str(a.get("kind", "")),
                     reading=str(a.get("reading", "")),
                 )
