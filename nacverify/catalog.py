@@ -9,4 +9,5 @@ from .symbolic import claims as _symbolic_claims  # noqa: F401
 from .checks import claims as _numeric_claims  # noqa: F401
 from .checks import solver_agreement as _solver_claims  # noqa: F401
 from .checks import model_claims as _model_claims  # noqa: F401
+from .checks import locality_sparse as _locality_sparse_claims  # noqa: F401
 from .checks import paper_tables as _paper_tables_claims  # noqa: F401

@@ -15,6 +15,7 @@ derived for one query row with three keys (scores s_j, counts n_j):
 
 from sympy import Heaviside, Symbol, exp, log, symbols
 
+from nacverify.claims import Kind
 from nacverify.symbolic import HOLDS, REFUTED, SEED003, Identity, Limit, Obligation, Sign
 
 delta = Symbol("delta", positive=True)
@@ -34,6 +35,26 @@ grad_formula = weights[0] * (g[0] - sum(ak * gk for ak, gk in zip(weights, g)))
 grad_alpha1 = weights[0].diff(delta)
 grad_alpha1_eps0 = weights[0].subs(eps, 0).diff(delta)
 
+# the printed setting: eps fixed > 0.  h_j = eps / (rho_j + eps) in (0, 1]; g_j = -(1 - h_j)/delta
+eps_pos = Symbol("epsilon", positive=True)
+logits_fixed = [sj + log(rj + eps_pos) for sj, rj in zip(scores, rho)]
+weights_fixed = [exp(zj) / sum(exp(zk) for zk in logits_fixed) for zj in logits_fixed]
+h = [eps_pos / (rj + eps_pos) for rj in rho]
+grad_fixed = weights_fixed[0].diff(delta)
+grad_fixed_h_form = weights_fixed[0] / delta * (h[0] - sum(ak * hk for ak, hk in zip(weights_fixed, h)))
+
+# key 3 with an empty midpoint window (n_3 = 0): its bias is log(eps), independent of delta
+logits_empty = [s1 + log(rho[0] + eps_pos), s2 + log(rho[1] + eps_pos), s3 + log(eps_pos)]
+weights_empty = [exp(zj) / sum(exp(zk) for zk in logits_empty) for zj in logits_empty]
+grad_empty = weights_empty[0].diff(delta)
+grad_empty_h_form = weights_empty[0] / delta * (h[0] * (1 - weights_empty[0]) - weights_empty[1] * h[1] - weights_empty[2])
+
+# LIF neuron tau V' = -V + I, reset to 0 at threshold theta < I: rate 1 / (tau log(I / (I - theta)))
+# (I = theta + u with u > 0: suprathreshold input; theta = u (e^w - 1) with w = log(I/(I - theta)) > 0 covers every theta > 0)
+tau_m, theta, I_in, u, w = symbols("tau theta I u w", positive=True)
+lif_rate = 1 / (tau_m * log(I_in / (I_in - theta)))
+lif_rate_slope = lif_rate.diff(theta).subs(I_in, theta + u).subs(theta, u * (exp(w) - 1))
+
 # one event at distance d: the strict inequality |t_e - t| < delta counts it only for delta > d
 rho_one_event = Heaviside(delta - d, 0) / (2 * delta)
 
@@ -45,6 +66,7 @@ OBLIGATIONS = [
         check=Identity((n / (2 * delta)).diff(delta), -(n / (2 * delta)) / delta),
         expect=HOLDS,
         reason="rho = n/(2 delta) with n constant between event distances",
+        kind=Kind.LEMMA,
     ),
     Obligation(
         "locality.rho.continuity",
@@ -55,6 +77,8 @@ OBLIGATIONS = [
         check=Limit(rho_one_event.subs(delta, d - y), y, 0, expected=1 / (2 * d)),
         expect=REFUTED,
         reason="rho jumps by 1/(2 delta) whenever delta crosses an event distance |t_e - t|; its a.e. derivative -rho/delta ignores the jumps",
+        kind=Kind.READING,
+        reading="'differentiable with respect to delta' tested through its necessary condition, continuity, of the printed hard-count rho (strict inequality) with one event at distance d",
     ),
     Obligation(
         "locality.grad.formula",
@@ -63,6 +87,7 @@ OBLIGATIONS = [
         check=Identity(grad_alpha1, grad_formula),
         expect=HOLDS,
         reason="softmax Jacobian times d z_j / d delta = rho_j'/(rho_j + eps)",
+        kind=Kind.LEMMA,
     ),
     Obligation(
         "locality.grad.eps_zero_vanishes",
@@ -71,15 +96,19 @@ OBLIGATIONS = [
         check=Identity(grad_alpha1_eps0, 0),
         expect=HOLDS,
         reason="log rho_j = log n_j - log(2 delta): the delta term is the same for every key and softmax is shift-invariant",
+        kind=Kind.LEMMA,
     ),
     Obligation(
         "locality.delta_learned_through_rho",
         source=f"{SEED003}, 'The delta parameter ... is learned during training via gradient descent through the rho computation'",
-        statement="the attention weights give delta a nonzero gradient through rho (eps -> 0 limit of the log-density bias)",
+        statement="the attention weights give delta a nonzero gradient through rho, in the eps -> 0 limit of the log-density bias with every count n_j > 0",
         check=Sign(grad_alpha1_eps0**2, ">"),
         expect=REFUTED,
         reason="the gradient through rho is identically zero for eps = 0 (and O(eps) otherwise, see locality.grad.small_eps); delta only "
-               "changes the weights through the jumps of the counts, where the gradient is undefined",
+               "changes the weights through the jumps of the counts, where the gradient is undefined. This is a reading: with the printed fixed "
+               "eps > 0 and empty midpoint windows the gradient is nonzero (locality.delta_learned_through_rho.fixed_eps)",
+        kind=Kind.READING,
+        reading='eps -> 0 limit of the log-density bias log(rho_ij + eps), all counts n_j > 0, gradient taken between jumps of the hard count (the document keeps eps a fixed small constant: see locality.delta_learned_through_rho.fixed_eps)',
     ),
     Obligation(
         "locality.grad.small_eps",
@@ -88,5 +117,36 @@ OBLIGATIONS = [
         check=Limit(grad_formula, eps, 0, 0),
         expect=HOLDS,
         reason="g_j -> -1/delta for every key as eps -> 0",
+        kind=Kind.LEMMA,
+    ),
+    Obligation(
+        "locality.grad.fixed_eps_form",
+        source=f"{SEED003}, LocalAttn logits with log(rho_ij + eps), eps 'a small constant'",
+        statement="for eps > 0 fixed and all counts n_j > 0: d alpha_1/d delta = (alpha_1/delta)(h_1 - sum_k alpha_k h_k), h_j = eps/(rho_j + eps) in (0, 1); "
+                  "hence |d alpha_1/d delta| <= (alpha_1/delta) eps/(rho_min + eps), the learning signal is O(eps/rho) relative to 1/delta",
+        check=Identity(grad_fixed, grad_fixed_h_form),
+        expect=HOLDS,
+        reason="d/d delta log(rho_j + eps) = -rho_j/(delta (rho_j + eps)) = -(1 - h_j)/delta; the common -1/delta cancels in the softmax",
+        kind=Kind.LEMMA,
+    ),
+    Obligation(
+        "locality.grad.empty_window_form",
+        source=f"{SEED003}, LocalAttn with an empty midpoint window (rho_ij = 0, bias log eps)",
+        statement="with n_3 = 0 (key 3's midpoint window empty) and eps > 0: d alpha_1/d delta = (alpha_1/delta)(h_1 (1 - alpha_1) - alpha_2 h_2 - alpha_3), "
+                  "i.e. -alpha_1 alpha_3/delta up to O(eps/rho): an O(1/delta) signal when alpha_3 is not small",
+        check=Identity(grad_empty, grad_empty_h_form),
+        expect=HOLDS,
+        reason="the empty key's bias log eps does not move with delta while the others drop by ~1/delta",
+        kind=Kind.LEMMA,
+    ),
+    Obligation(
+        "locality.lif.rate_decreases_with_threshold",
+        source=f"{SEED003}, Mapping to spiking implementation: gate 'reduces the effective threshold ... causing them to fire less frequently'",
+        statement="an LIF neuron tau V' = -V + I with reset to 0 and constant input I > theta fires at f = 1/(tau log(I/(I - theta))), and df/dtheta < 0: "
+                  "lowering the threshold raises the rate",
+        check=Sign(lif_rate_slope, "<"),
+        expect=HOLDS,
+        reason="df/dtheta = -1/(tau (I - theta) log(I/(I - theta))^2) < 0; the opposite of the printed 'reduces the threshold ... fire less'",
+        kind=Kind.LEMMA,
     ),
 ]

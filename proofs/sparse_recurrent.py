@@ -14,6 +14,7 @@ multiplications.
 import sympy as sp
 from sympy import Sum, oo, symbols
 
+from nacverify.claims import Kind
 from nacverify.symbolic import HOLDS, SEED004, AllOf, Identity, Limit, Obligation
 
 m, k, n, r, d, i = symbols("m k n r d i", integer=True, positive=True)
@@ -64,6 +65,20 @@ def attention_mults(n: int, d: int) -> int:
     return _ops(Q * K.T)["mul"] + _ops(alpha * V)["mul"]
 
 
+FG_GRID = ((4, 1), (6, 2), (5, 3))
+fg_cost = 4 * k * m   # one map: 2k m multiplications + (2k - 1) m additions + m nonlinearities
+
+
+def fg_ops(m: int, k: int) -> int:
+    """Operations of one of f, g read as tanh([X[args], B[args]] @ W), W of shape 2k x m
+    (multiplications, additions and elementwise tanh calls), on explicit matrices."""
+    sel = sp.Matrix(1, 2 * k, lambda _, j: sp.Symbol(f"v{j}"))           # X[args] and B[args], concatenated
+    W = sp.Matrix(2 * k, m, lambda a, b: sp.Symbol(f"W{a}_{b}"))
+    out = (sel * W).applyfunc(sp.tanh)
+    total = sp.count_ops(out, visual=True)
+    return sum(int(total.coeff(sp.Symbol(name))) for name in ("MUL", "ADD", "SUB", "TANH"))
+
+
 OBLIGATIONS = [
     Obligation(
         "sparse.update.step_cost",
@@ -75,6 +90,7 @@ OBLIGATIONS = [
         reason="each of the m outputs sums k products and adds the old X_j",
         over=(m, k),
         note=f"counted for (m, k) in {GRID}",
+        kind=Kind.LEMMA,
     ),
     Obligation(
         "sparse.update.O_m",
@@ -83,6 +99,7 @@ OBLIGATIONS = [
         check=Limit(step_cost / m, m, oo, 2 * k),
         expect=HOLDS,
         reason="the constant is 2k (16 m for k = 8); for k growing with m (k = c m) the step is O(m^2)",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "sparse.sequence.O_nm",
@@ -94,6 +111,7 @@ OBLIGATIONS = [
         ),
         expect=HOLDS,
         reason="the per-step cost does not depend on the position in the sequence",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "sparse.update.sparse_rows",
@@ -109,6 +127,8 @@ OBLIGATIONS = [
         reason="only the r stored entries of each selected row contribute",
         over=(m, k, r),
         note=f"counted for (m, k, r) in {SPARSE_GRID}",
+        kind=Kind.READING,
+        reading="'each row of M is sparse' read as r nonzeros per row; 'sparse vector' as at most k r nonzeros, 'further less' as k r multiplications instead of k m",
     ),
     Obligation(
         "sparse.attention.baseline",
@@ -119,5 +139,24 @@ OBLIGATIONS = [
         reason="n^2 dot products of length d, then n^2 weighted sums of d-vectors",
         over=(n, d),
         note=f"counted for (n, d) in {ATTN_GRID}",
+        kind=Kind.READING,
+        reading='cost counted as the multiplications of Q K^T and alpha V (softmax and projections excluded)',
+    ),
+    Obligation(
+        "sparse.alg.fg_cost",
+        source=f"{SEED004}, how is the attention determined?: 'B = f(X[args], B[args]), X = g(X[args], B[args]) ... Each operation here costs O(m)'",
+        statement="with f and g each a linear map from the 2k selected entries to m outputs followed by tanh, each costs exactly 4 k m operations "
+                  "(2k m multiplications, (2k - 1) m additions, m tanh), counted on explicit matrices, and 4 k m / m -> 4k: O(m) for capped k",
+        check=AllOf(
+            **{f"m{mm}_k{kk}": Identity(lambda mm=mm, kk=kk: fg_ops(mm, kk), fg_cost.subs({m: mm, k: kk})) for mm, kk in FG_GRID},
+            linear=Limit(fg_cost / m, m, oo, 4 * k),
+        ),
+        expect=HOLDS,
+        reason="each of the m outputs is a length-2k dot product and one tanh; the text leaves f and g unspecified, so O(m) holds only for maps "
+               "with O(1) work per output and selected entry",
+        over=(m, k),
+        note=f"counted for (m, k) in {FG_GRID}",
+        kind=Kind.READING,
+        reading="f and g read as dense linear maps from the 2k selected entries (X[args], B[args]) to m outputs, then an elementwise tanh",
     ),
 ]

@@ -1,0 +1,289 @@
+"""Claims of seeds 003 (locality-weighted attention) and 004 (sparse recurrent attention).
+
+Every expected number here is derived by hand, from a closed form, by finite differences
+in plain Python, or with NumPy / the import system directly, never from the code under
+test. Timing-based claims are not asserted on their verdicts (no timing assertions)."""
+
+import math
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import nacverify.catalog  # noqa: F401
+from nacverify.checks import locality_sparse as ls
+from nacverify.claims import CheckContext, Kind, Verdict, evaluate, get_claim, registry
+
+QUICK = CheckContext(seed=0, quick=True)
+
+
+def run(cid):
+    return evaluate(get_claim(cid), QUICK)
+
+
+# ---- the eps reading of 'delta is learned through rho' --------------------------------
+def alpha1_by_hand(delta, n, s, eps):
+    z = [sj + math.log(nj / (2 * delta) + eps) for nj, sj in zip(n, s)]
+    top = max(z)
+    e = [math.exp(zj - top) for zj in z]
+    return e[0] / sum(e)
+
+
+def test_old_claim_is_a_reading_of_the_eps_to_zero_limit():
+    old = get_claim("locality.delta_learned_through_rho")
+    assert old.kind == Kind.READING and "eps -> 0" in old.reading
+    assert old.expected == Verdict.REFUTED
+
+
+def test_as_printed_fixed_eps_claim_matches_finite_differences():
+    claim = get_claim("locality.delta_learned_through_rho.fixed_eps")
+    assert claim.kind == Kind.AS_PRINTED and not claim.reading
+    # three keys, key 3 with an empty midpoint window, eps fixed at 1e-6: central differences by hand
+    n, s, eps, delta, h = (2, 3, 0), (0.0, 0.0, math.log(1e6)), 1e-6, 5.0, 1e-5
+    fd = (alpha1_by_hand(delta + h, n, s, eps) - alpha1_by_hand(delta - h, n, s, eps)) / (2 * h)
+    # weights ~ (0.2, 0.3, 1)/1.5, so -alpha_1 alpha_3 / delta = -(2/15)(2/3)/5 = -0.017777...
+    assert fd == pytest.approx(-(2 / 15) * (2 / 3) / 5, rel=1e-4)
+    assert abs(fd) > 1e-3                                   # a nonzero gradient: the printed statement holds
+    r = run(claim.id)
+    assert claim.expected == Verdict.HOLDS and r.verdict == Verdict.HOLDS, r.outcome.message
+    assert r.outcome.evidence.witness["dalpha1_ddelta"] == pytest.approx(fd, rel=1e-4)
+    # and with eps = 0 the same three keys (all counts > 0) give no gradient at all
+    n_full = (2, 3, 4)
+    fd0 = (alpha1_by_hand(delta + h, n_full, s, 0.0) - alpha1_by_hand(delta - h, n_full, s, 0.0)) / (2 * h)
+    assert abs(fd0) < 1e-9
+
+
+def test_fixed_eps_h_form_by_finite_differences():
+    """locality.grad.fixed_eps_form: d alpha_1/d delta = (alpha_1/delta)(h_1 - sum alpha_k h_k), h_j = eps/(rho_j + eps)."""
+    n, s, eps, delta, h = (1, 4, 2), (0.3, -0.2, 0.5), 0.7, 0.8, 1e-6
+    fd = (alpha1_by_hand(delta + h, n, s, eps) - alpha1_by_hand(delta - h, n, s, eps)) / (2 * h)
+    z = [sj + math.log(nj / (2 * delta) + eps) for nj, sj in zip(n, s)]
+    a = [math.exp(zj) / sum(math.exp(zk) for zk in z) for zj in z]
+    hh = [eps / (nj / (2 * delta) + eps) for nj in n]
+    assert fd == pytest.approx(a[0] / delta * (hh[0] - sum(ak * hk for ak, hk in zip(a, hh))), rel=1e-6)
+    assert abs(fd) <= a[0] / delta * eps / (min(n) / (2 * delta) + eps)
+
+
+# ---- latency arithmetic -----------------------------------------------------------------
+def test_latency_figures():
+    r19, r11, rj, r10 = (run(c) for c in ("locality.latency.bin_19ms", "locality.latency.bin_11ms",
+                                          "locality.latency.jitter_8ms", "locality.latency.first_bin_10ms"))
+    assert r19.outcome.evidence.witness["latency_ms"] == (10 - 1) + 10 == 19
+    assert r11.outcome.evidence.witness["latency_ms"] == (10 - 9) + 10 == 11
+    assert rj.outcome.evidence.scalars["jitter_of_examples_ms"] == 19 - 11 == 8
+    assert rj.outcome.evidence.scalars["worst_case_jitter_ms"] == pytest.approx(10.0, abs=0.01)
+    assert r10.verdict == Verdict.REFUTED and r10.outcome.evidence.witness["gesture_events_in_first_bin_ms"] == 10 - 1
+    assert get_claim("locality.latency.bin_19ms").kind == Kind.READING
+
+
+# ---- density, bias and what it selects --------------------------------------------------
+def test_midpoint_counts_by_hand():
+    times = np.array([0.0, 1.0, 3.0])
+    # midpoints 0, .5, 1.5 / .5, 1, 2 / 1.5, 2, 3 with |t_e - mid| < 1 (strict: an event at distance exactly 1 is out)
+    expected = np.array([[1, 2, 1], [2, 1, 0], [1, 0, 1]])
+    assert np.array_equal(ls.midpoint_counts(times, 1.0), expected)
+    mids = 0.5 * (times[:, None] + times[None, :])
+    assert len(np.unique(mids[np.triu_indices(3)])) == 3 * 4 // 2
+
+
+def test_sliding_window_by_hand():
+    times = np.array([0.0, 0.5, 0.9, 2.0, 2.95])
+    counts, moves = ls.sliding_window_counts(times, 1.0)
+    assert counts.tolist() == [3, 3, 3, 2, 2]
+    assert moves <= 2 * len(times)
+    assert run("locality.rho.sliding_window_On").verdict == Verdict.HOLDS
+
+
+def test_fit_exponent_on_exact_powers():
+    sizes = np.array([10.0, 20.0, 40.0, 80.0])
+    assert ls.fit_exponent(sizes, 3 * sizes**2) == pytest.approx(2.0)
+    assert ls.fit_exponent(sizes, sizes) == pytest.approx(1.0)
+
+
+def test_empty_window_weight_ratio():
+    """Zero scores, two keys: weights are proportional to rho + eps, so an empty window gets eps/(rho + eps)."""
+    times = np.array([0.0, 0.2, 10.0])
+    bias = ls.log_density_bias(times, 1.0)
+    w = np.exp(bias[0]) / np.exp(bias[0]).sum()
+    rho_near = 2 / 2.0                                       # midpoint 0.1: events 0 and 0.2
+    assert w[2] / w[1] == pytest.approx(1e-6 / (rho_near + 1e-6), rel=1e-9)  # midpoint 5: empty
+    assert run("locality.log_bias.suppresses").verdict == Verdict.HOLDS
+
+
+def test_long_range_not_suppressed_on_a_regular_grid():
+    """Events every 0.1, delta = 1: an interior midpoint window holds 19 to 21 events whatever the pair distance."""
+    times = np.arange(0, 50, 0.1)
+    counts = ls.midpoint_counts(times, 1.0)
+    assert counts[200, 201] in (19, 20, 21) and counts[100, 400] in (19, 20, 21)
+    r = run("locality.long_range.suppressed")
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["short_over_long_weight_factor"] < 2
+
+
+def test_bias_threshold_keeps_quadratically_many_pairs():
+    """A regular grid (spacing 0.1, delta = 1): every interior pair's count is within a factor 21/19 of the max,
+    so all interior pairs survive a threshold log(1/tau) >= log(21/19): N^2, not N k."""
+    times = np.arange(0, 30, 0.1)
+    bias = ls.log_density_bias(times, 1.0)
+    interior = slice(20, 280)
+    b = bias[interior, interior]
+    assert np.all(b >= b.max(axis=1, keepdims=True) - math.log(21 / 19) - 1e-12)
+    r = run("locality.effective_Nk.bias_threshold")
+    assert r.verdict == Verdict.REFUTED
+    assert run("locality.effective_Nk.window_pairs").verdict == Verdict.HOLDS
+
+
+def test_reduced_heads_same_computation():
+    r = run("locality.reduced_heads")
+    w = r.outcome.evidence.witness
+    assert r.verdict == Verdict.REFUTED
+    assert w["heads_dense_stream"] == w["heads_sparse_stream"] == 2
+    n, d = 32, 8
+    assert w["flops_dense"] == w["flops_sparse"] >= 2 * n * n * d   # at least QK^T and alpha V, by hand
+
+
+def test_rho_term_needs_every_midpoint():
+    r = run("locality.rho.term_On")
+    w = r.outcome.evidence.witness
+    assert w["distinct_midpoints"] == 256 * 257 // 2
+
+
+# ---- spiking mapping --------------------------------------------------------------------
+def test_lif_rate_rises_when_threshold_falls():
+    # closed form 1/(tau log(I/(I - theta))), tau = 1, I = 1.5
+    assert ls.lif_rate(1.0, 1.5) == pytest.approx(1 / math.log(3))
+    assert ls.lif_rate(0.5, 1.5) == pytest.approx(1 / math.log(1.5))
+    # independent simulation: explicit Euler with a small step
+    def euler_rate(theta, current=1.5, dt=1e-4, t_end=20.0):
+        v, spikes = 0.0, 0
+        for _ in range(int(t_end / dt)):
+            v += dt * (current - v)
+            if v >= theta:
+                v, spikes = 0.0, spikes + 1
+        return spikes / t_end
+    assert euler_rate(0.5) > euler_rate(1.0)
+    r = run("locality.spiking.gate_fires_less")
+    assert r.verdict == Verdict.REFUTED
+    assert r.outcome.evidence.witness["rate_after"] == pytest.approx(1 / math.log(1.5))
+
+
+def test_printed_import_fails_with_a_real_package(tmp_path):
+    pkg = tmp_path / "nrm" / "nn"
+    pkg.mkdir(parents=True)
+    (tmp_path / "nrm" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        class Module: pass
+        class _L:
+            def __init__(self, *a, **k): pass
+        class SynapseLayer(_L): pass
+        class LIFLayer(_L): pass
+        class DensityGate(_L): pass
+    """))
+    script = ls.PRINTED_SPIKE_CODE + "\nLocalSpikeAttn(8, 2, 5.0)\n"
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode != 0 and "AttributeError" in proc.stderr and "'nn'" in proc.stderr
+    r = run("locality.code.import_binding")
+    assert r.verdict == Verdict.REFUTED and "AttributeError" in r.outcome.evidence.witness["error"]
+
+
+def test_printed_forward_ignores_other_tokens():
+    rng = np.random.default_rng(1)
+    wq, wk, wv = (rng.standard_normal((3, 3)) for _ in range(3))
+    x = rng.standard_normal((5, 3))
+    gate = np.full((5, 1), 0.4)
+    by_hand = ((x[2] @ wq) * (x[2] @ wk) * 0.4) * (x[2] @ wv)   # out_t from x_t alone
+    assert np.allclose(ls._printed_forward(x, gate, wq, wk, wv)[2], by_hand)
+    r = run("locality.code.no_cross_token_attention")
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["out_t_change_other_tokens"] == 0.0
+
+
+def test_accuracy_gap():
+    r = run("locality.dvs.gap_2_8")
+    assert r.outcome.evidence.scalars["gap_points"] == pytest.approx(2.8)
+    assert r.outcome.evidence.scalars["gap_relative_percent"] == pytest.approx(280 / 94.1)
+    assert r.verdict == Verdict.HOLDS
+
+
+# ---- seed 004 ---------------------------------------------------------------------------
+def test_topk_args_piecewise_constant_by_hand():
+    import jax
+
+    x = np.array([3.0, 1.0, 2.0, -1.0])
+    assert sorted(np.asarray(jax.lax.top_k(x, 2)[1]).tolist()) == [0, 2]
+    assert sorted(np.asarray(jax.lax.top_k(x + 0.4 * np.array([-1, 1, -1, 1]), 2)[1]).tolist()) == [0, 2]  # gap 1, |noise| < 1/2
+    assert run("sparse.args.piecewise_constant").verdict == Verdict.HOLDS
+
+
+def test_sparse_step_gradient_against_numpy_differences():
+    import jax
+
+    from nacverify.model.baselines import SparseTopkRNN
+
+    r = run("sparse.args.grad_through_values")
+    assert r.verdict == Verdict.HOLDS
+    # rebuild the claim's step in NumPy and difference it here
+    import jax.numpy as jnp
+    model = SparseTopkRNN(3, 16, 4, key=jax.random.PRNGKey(0), dtype=jnp.float64)
+    M, B = np.asarray(model.M, float), np.asarray(model.B, float)
+    rng = np.random.default_rng([0, 4002])
+    x, drive, w = rng.standard_normal(16), rng.standard_normal(16), rng.standard_normal(16)
+    args = np.argsort(-(x - B))[:4]
+
+    def loss(s):
+        return float(w @ np.tanh(s + s[args] @ M[args] + drive))     # args held at x's top-4
+
+    h = 1e-6
+    fd = np.array([(loss(x + h * np.eye(16)[i]) - loss(x - h * np.eye(16)[i])) / (2 * h) for i in range(16)])
+    assert np.allclose(r.outcome.evidence.arrays["grad"], fd, atol=1e-6)
+    assert np.abs(fd[args]).max() > 1e-3
+
+
+def test_empty_args_shapes_with_numpy():
+    m = 5
+    M = np.ones((m, m))
+    empty = np.array([], dtype=int)
+    assert (np.arange(m, dtype=float)[empty] @ M[empty]).shape == (m,)
+    assert (np.ones((1, m))[:, empty] @ M[empty]).shape == (1, m)
+    assert np.vstack([np.ones((1, m))[:, empty] @ M[empty] for _ in range(4)]).shape == (4, m)
+    assert run("sparse.batch.empty_args_shape").verdict == Verdict.REFUTED
+    r = run("sparse.batch.fewer_rows")
+    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["rows"] == 7
+
+
+def test_printed_algorithm_jacobian_rank_by_differences():
+    rng = np.random.default_rng(3)
+    m, k = 6, 2
+    W = rng.standard_normal((2 * k, m))
+    b = rng.standard_normal(m)
+    x = rng.standard_normal(m)
+    args = np.argsort(-(x - b))[:k]
+
+    def g(s):
+        return np.tanh(np.concatenate([s[args], b[args]]) @ W)
+
+    J = np.column_stack([(g(x + 1e-6 * e) - g(x - 1e-6 * e)) / 2e-6 for e in np.eye(m)])
+    assert np.linalg.matrix_rank(J, tol=1e-6) == k
+    r = run("sparse.alg.rank_k")
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["rank_printed"] == 2
+
+
+def test_fg_cost_by_hand():
+    from nacverify.proofs.sparse_recurrent import fg_ops
+
+    # m = 2, k = 1: out_j = tanh(v0 W0j + v1 W1j): 2 mult, 1 add, 1 tanh per output
+    assert fg_ops(2, 1) == 2 * 4 == 4 * 1 * 2
+
+
+def test_toy_speedup():
+    r = run("sparse.toy.speedup_5x")
+    assert r.outcome.evidence.scalars["speedup_vector_over_rnn_att"] == pytest.approx(7 / 1.3)
+    assert r.verdict == Verdict.HOLDS
+
+
+def test_every_new_claim_has_a_kind_and_reading_only_when_a_reading():
+    ours = [c for cid, c in registry().items() if cid.startswith(("locality.", "sparse."))]
+    assert len(ours) >= 30
+    for c in ours:
+        assert c.kind is not None, c.id
+        assert (Kind(c.kind) == Kind.READING) == bool(c.reading.strip()), c.id
