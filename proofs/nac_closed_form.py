@@ -48,6 +48,7 @@ exact_step = closed_form(omega, t=dt, a0=a_n)       # eq. 3 over one step of len
 OBLIGATIONS = [
     Obligation(
         "nac.eq3.solves_eq1",
+        kind="as-printed",
         source=f"{SEED001}, eq. 1 and eq. 3 (000: same numbers)",
         statement="a(t) = a* + (a0 - a*) e^{-omega t} satisfies da/dt = -omega a + phi and a(0) = a0",
         check=SolvesODE(closed_form(omega_nz), rhs(omega_nz), t, initial=(0, a0)),
@@ -56,6 +57,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq3.dsolve",
+        kind="as-printed",
         source=f"{SEED001}, eq. 24-32 (000: eq. 24-32)",
         statement="SymPy's dsolve of da/dt + omega a = phi, a(0) = a0 returns eq. 3",
         check=DSolve(rhs(omega_nz), t, (0, a0), expected=closed_form(omega_nz)),
@@ -64,6 +66,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq17.a0_zero",
+        kind="as-printed",
         source=f"{SEED001}, eq. 17 (000: eq. 17)",
         statement="eq. 3 with a0 = 0 is a(t) = (phi/omega)(1 - e^{-omega t})",
         check=Identity(closed_form(omega, a0=0), eq17),
@@ -72,6 +75,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq32.same_as_eq3",
+        kind="as-printed",
         source=f"{SEED001}, eq. 32 and eq. 3 (000: same numbers)",
         statement="a0 e^{-omega t} + (phi/omega)(1 - e^{-omega t}) equals a* + (a0 - a*) e^{-omega t}",
         check=Identity(eq32, closed_form(omega_nz)),
@@ -80,6 +84,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq29.integral_to_t",
+        kind="as-printed",
         source=f"{SEED001}, eq. 28-29",
         follows="001",
         statement="int_0^t e^{omega s} ds = (e^{omega t} - 1)/omega",
@@ -89,6 +94,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq29.integral_to_T_as_printed",
+        kind="as-printed",
         source=f"{SEED000}, eq. 28-29",
         follows="000",
         statement="int_0^T e^{omega s} ds = (e^{omega t} - 1)/omega for t in [0, T] (000 as printed)",
@@ -100,6 +106,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq2.euler_step",
+        kind="as-printed",
         source=f"{SEED001}, eq. 2 (000: eq. 2)",
         statement="a_{n+1} = a_n + dt(-omega a_n + phi) is a_n + dt f(a_n) for f the right-hand side of eq. 1",
         check=Identity(euler_step, a_n + dt * rhs(omega)(a_n)),
@@ -108,6 +115,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq2.local_error",
+        kind="lemma",
         source=f"{SEED001}, eq. 2 against eq. 3",
         statement="one Euler step differs from the exact flow by omega(omega a_n - phi) dt^2/2 + O(dt^3) (first order)",
         check=Limit((exact_step - euler_step) / dt**2, dt, 0, omega * (omega * a_n - phi) / 2),
@@ -116,6 +124,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq18.limit",
+        kind="as-printed",
         source=f"{SEED001}, eq. 18 and Corollary 1 remark (000: eq. 18)",
         statement="for omega > 0, a(t) -> phi/omega as t -> oo",
         check=Limit(closed_form(omega), t, oo, phi / omega),
@@ -124,6 +133,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.cor1.remark.omega_negative",
+        kind="as-printed",
         source=f"{SEED001}, remark after Corollary 1 (000: same)",
         statement="for omega < 0 and a0 != a*, |a(t) - a*| -> oo (exponential growth away from a*)",
         check=Limit(Abs(closed_form(omega_neg, a0=phi / omega_neg + d) - phi / omega_neg), t, oo, oo),
@@ -133,6 +143,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.cor1.remark.omega_zero",
+        kind="as-printed",
         source=f"{SEED001}, remark after Corollary 1 (000: same)",
         statement="for omega = 0 the solution is a0 + phi t (linear in t), the omega -> 0 limit of eq. 3",
         check=AllOf(

@@ -72,6 +72,7 @@ gronwall_gap = x**2 * exp(x) - 2 * (exp(x) - 1 - x)
 OBLIGATIONS = [
     Obligation(
         "nac.thm3.eq36.error_dynamics",
+        kind="as-printed",
         source=f"{SEED000}, Theorem 3 proof, eq. 35-36",
         follows="000",
         statement="eps' = -omega0 eps + dphi(t) + domega(t) a_varying(t), dphi = phi - phi0, domega = omega0 - omega",
@@ -81,6 +82,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.error_dynamics.frozen_form",
+        kind="lemma",
         source=f"{SEED000}, Theorem 3 (equivalent form of eq. 36)",
         statement="eps' = -omega(t) eps + (phi - phi0) - (omega - omega0) a_frozen",
         check=Identity(eps_dot, frozen_form),
@@ -89,6 +91,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.eq38.variation_of_constants",
+        kind="reading", reading="upper limit of the integral in eq. 38 read as t instead of the printed T",
         source=f"{SEED000}, Theorem 3 proof, eq. 37-38 (upper limit read as t)",
         statement="eps(t) = int_0^t e^{-omega0 (t - s)} g(s) ds solves eps' = -omega0 eps + g, eps(0) = 0",
         check=SolvesODE(eps_formula, lambda e: -omega0 * e + g(t), t, initial=(0, 0)),
@@ -97,6 +100,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.eq38.as_printed",
+        kind="as-printed",
         source=f"{SEED000}, Theorem 3 proof, eq. 38",
         follows="000",
         statement="eps(t) = int_0^T e^{-omega0 (t - s)} g(s) ds for t in [0, T] (as printed), for phi = phi0 + L_phi s, omega constant",
@@ -106,6 +110,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.eq39.frozen_bounded",
+        kind="as-printed",
         source=f"{SEED000}, Theorem 3 proof, eq. 39 and the sentence after it",
         statement="|a_frozen(s)| <= C = |a0| + |phi0|/omega0 for all s >= 0",
         check=AllOf(
@@ -118,6 +123,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.step40_41.kernel",
+        kind="as-printed",
         source=f"{SEED000}, Theorem 3 proof, 'Since e^{{-omega0 (t - s)}} <= 1'",
         statement="e^{-omega0 (t - s)} <= 1 for 0 <= s <= t",
         check=Sign(1 - exp(-omega0 * h), ">=", along=(h, 0)),
@@ -127,6 +133,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.step40_41.first_term",
+        kind="reading", reading="upper limit of eq. 40-41 read as t",
         source=f"{SEED000}, Theorem 3 proof, eq. 40 -> 41 (first term, upper limit t)",
         statement="int_0^t (L_phi + C L_omega) s ds = (L_phi + C L_omega) t^2/2 <= (L_phi + C L_omega) t^2",
         check=AllOf(
@@ -138,17 +145,20 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.step40_41.second_term",
+        kind="reading", reading="upper limit read as t; error profile |eps(s)| = K s^2 (the shape of the true error)",
         source=f"{SEED000}, Theorem 3 proof, eq. 40 -> 41 (second term)",
         statement="L_omega int_0^t s |eps(s)| ds <= L_omega int_0^t |eps(s)| ds, for an error growing like |eps(s)| = K s^2 (the shape of the true error)",
         check=Inequality(L_omega * integrate(s * K * s**2, (s, 0, t)), "<=", L_omega * integrate(K * s**2, (s, 0, t)),
                          where=lambda q: q["L_omega"] > 0 and q["K"] > 0),
         expect=REFUTED,
-        reason="the step drops the factor s (the kernel bound e^{-omega0(t-s)} <= 1 does not remove it); it is valid only for t <= 1 "
-               "(NAC's pseudo-time lies in (0, 1), where it is harmless); eq. 41 itself stays true by the sharper bound",
+        reason="the step drops the factor s (the kernel bound e^{-omega0(t-s)} <= 1 does not remove it); for the profile K s^2 it "
+               "compares K t^4/4 with K t^3/3, so it fails exactly for t > 4/3 (NAC's pseudo-time lies in (0, 1), where it is "
+               "harmless); eq. 41 itself stays true by the sharper bound",
         note="error profile K s^2, K > 0",
     ),
     Obligation(
         "nac.thm3.gronwall_41_42",
+        kind="reading", reading="upper limit of eq. 41's integral read as t (Gronwall form u(t) <= K t^2 + L int_0^t u)",
         source=f"{SEED000}, Theorem 3 proof, eq. 41 -> 42 (Gronwall, upper limit t)",
         statement="u(t) <= K t^2 + L int_0^t u implies u(t) <= K t^2 e^{L t}: the extreme case u = (2K/L^2)(e^{Lt} - 1 - Lt) stays below K t^2 e^{Lt}",
         check=AllOf(
@@ -161,6 +171,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.sharp",
+        kind="lemma",
         source=f"{SEED000}, Theorem 3, eq. 33-36 (sharper form)",
         statement="|eps(t)| <= (L_phi + C L_omega) t^2 / 2, and the constant 1/2 is attained in the limit omega -> 0",
         check=AllOf(
@@ -180,6 +191,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.eq34",
+        kind="lemma",
         source=f"{SEED000}, Theorem 3, eq. 34",
         statement="(L_phi + C L_omega) t^2 / 2 <= (L_phi + C L_omega) t^2 e^{L_omega t}, so eq. 34 follows from the sharper bound",
         check=Inequality((L_phi + C * L_omega) * t**2 / 2, "<=", (L_phi + C * L_omega) * t**2 * exp(L_omega * t),

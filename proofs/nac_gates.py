@@ -9,7 +9,7 @@ construction of Theorem 2 (001 B.3, eq. 42-44; 000 eq. 52-54).
     a*    = phi / omega  (~ q.k / sqrt(d_k) in 001)   (18)
 """
 
-from sympy import E, Max, Min, Rational, Symbol, exp, log, oo, sqrt, symbols
+from sympy import E, Max, Min, Rational, Symbol, diff, exp, log, oo, sqrt, symbols
 
 from nacverify.symbolic import (
     HOLDS, REFUTED, SEED000, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve, Within,
@@ -22,6 +22,7 @@ d_k = Symbol("d_k", positive=True)
 p = Symbol("p", positive=True)
 j = Symbol("j", integer=True, nonnegative=True)
 y, s_ = symbols("y s", positive=True)
+lam, ell = symbols("lambda ell", real=True)   # ray parameter and c.[q0; k0] (eq. 18 scaling argument)
 
 
 def sigmoid(x):
@@ -51,6 +52,7 @@ euler_logit = A_ref * (1 - (1 - DELTA_T * omega_ref) ** EULER_STEPS)   # closed 
 OBLIGATIONS = [
     Obligation(
         "nac.gates.shared.steady_range",
+        kind="implementation",
         source=f"{SEED001}, eq. 15-16 and 18, with the shared output x of the public implementation",
         statement="0 < sigma(x)/(softplus(x) + eps) < 1 for every real x and eps >= 0; the supremum 1 is approached as x -> -oo (eps = 0)",
         check=AllOf(
@@ -64,6 +66,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.gates.shared.max_softmax_weight",
+        kind="implementation",
         source=f"{SEED001}, eq. 18 and softmax after eq. 17, shared gate; reference implementation topk = 8",
         statement="with steady logits in (0, 1) the largest softmax weight over K keys is below e/(e + K - 1) (0.2797 for K = 8)",
         check=Sign(ceiling - top_weight, ">"),
@@ -73,6 +76,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq18.shared_gate_matches_attention",
+        kind="implementation",
         source=f"{SEED001}, eq. 18 and text ('analogous to scaled-dot attention'); {SEED000}, eq. 18",
         statement="steady NAC with the shared gate reproduces scaled-dot-product attention: for two keys with score gap Delta = (q.k1 - q.k2)/sqrt(d), "
                   "the top weight 1/(1 + e^{-|Delta|}) never exceeds the shared-gate ceiling e/(e + 1)",
@@ -83,6 +87,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq18.scaled_dot_identity",
+        kind="as-printed",
         source=f"{SEED001}, eq. 18 and the sentence after it",
         statement="with phi = q.k and omega = sqrt(d_k) the steady logit phi/omega is the scaled dot product q.k/sqrt(d_k)",
         check=Identity((qk) / sqrt(d_k), qk / sqrt(d_k)),
@@ -91,14 +96,24 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq18.sigmoid_phi_reachable",
-        source=f"{SEED001}, eq. 18 ('phi(u) = q^T k ... disabling nonlinearities') against eq. 15",
-        statement="a sigmoid head phi = sigma(z) (eq. 15) can take the value q.k for every real q.k",
-        check=Solve(sigmoid(z), qk, z, real_for_all=True),
+        kind="as-printed",
+        source=f"{SEED001}, eq. 18 and the sentence after it: 'the backbone NN_backbone is configured as a linear projection such that "
+               f"phi(u) = q^T k ... (e.g., by setting NCP weights to emulate bilinear forms and disabling nonlinearities)'",
+        statement="in 001's own setting (nonlinearities disabled, so phi(u) = c.u + b is an affine map of u = [q; k]) phi can equal q.k "
+                  "for all q, k: on every ray u = lambda [q0; k0] the affine map is lambda ell + b (ell = c.[q0; k0]) and must equal "
+                  "(lambda q0).(lambda k0) = lambda^2 qk, qk = q0.k0, so both sides have the same second lambda-derivative",
+        check=Identity(diff(lam * ell + b, lam, 2), diff(lam**2 * qk, lam, 2), hints=({qk: 2},)),
         expect=REFUTED,
-        reason="sigma maps onto (0, 1): q.k outside (0, 1) has no real preimage; eq. 15 keeps the sigmoid, so the nonlinearity cannot be disabled",
+        reason="scaling q and k by lambda scales an affine map of [q; k] by lambda (second derivative 0) and q.k by lambda^2 (second "
+               "derivative 2 q.k): no affine (or linear) projection, with any weights, equals the bilinear q.k unless q.k = 0; "
+               "counterexample q = k = (1, 1), q.k = 2. A linear NCP unrolled from a zero state is still affine in u, so "
+               "'disabling nonlinearities' rules the parameterization out",
+        note="any d: restrict u to the ray lambda [q0; k0]; ell = c.[q0; k0] and qk = q0.k0 are scalars, lambda real",
+        over=(lam, ell),
     ),
     Obligation(
         "nac.eq18.separate_heads_range",
+        kind="reading", reading="eq. 15-16 read with two separate backbone outputs x1 (for phi) and x2 (for omega), the 'separate head layers' of Section 2.2",
         source=f"{SEED001}, eq. 15-16 and 18 with two separate head outputs",
         statement="with separate outputs, phi = sigma(x1), omega = softplus(x2) + eps give steady logits filling (0, 1/eps): "
                   "up to softmax's shift invariance every logit spread below 1/eps is reachable",
@@ -113,6 +128,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.gates.shared.euler_mode_interval",
+        kind="implementation",
         source=f"{SEED001}, Theorem 1 eq. 5 and eq. 2, with the reference implementation's euler mode (delta_t = 0.5, euler_steps = 5)",
         statement="the euler-mode logit a_5 of the shared gate (a_0 = 0, five steps of eq. 2) stays in Theorem 1's interval [0, A], A = phi/omega",
         check=Within(euler_logit, Min(0, A_ref), Max(0, A_ref)),
@@ -123,6 +139,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm2.shared_omega_one",
+        kind="implementation",
         source=f"{SEED001}, Theorem 2 proof, eq. 42-43 (000: eq. 52-53), with the shared output x of the public implementation",
         statement="with phi = sigma(x), omega = softplus(x) + eps from one output x, fixing omega = 1 still lets phi take any target p in (0, 1)",
         check=AllOf(
@@ -135,6 +152,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm2.separate_omega_one",
+        kind="reading", reading="eq. 42-43 read with two separate backbone outputs x1, x2",
         source=f"{SEED001}, Theorem 2 proof, eq. 42-43 (000: eq. 52-53), two separate head outputs",
         statement="with separate outputs x1, x2: omega = softplus(x2) + eps = 1 is solvable (eps < 1) and phi = sigma(x1) = p for every p in (0, 1)",
         check=AllOf(
@@ -147,6 +165,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm2.single_key_head_output",
+        kind="as-printed",
         source=f"{SEED001}, Theorem 2 proof, 'Attention Weights and output' (000: after eq. 53)",
         statement="for T = 1 the head output y = alpha v with v = 1 equals sigma(w x + b), so the head emulates a sigmoid unit",
         check=AllOf(

@@ -33,6 +33,7 @@ eq47 = -phi / omega**2 * (1 - exp(-omega * t)) - (a0 - a_star) * t * exp(-omega 
 OBLIGATIONS = [
     Obligation(
         "nac.grad.eq46",
+        kind="as-printed",
         source=f"{SEED001}, eq. 46 (000: eq. 56)",
         follows="000 typesetting (same formula)",
         statement="d a_t / d phi = (1 - e^{-omega t}) / omega",
@@ -42,6 +43,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.grad.eq47",
+        kind="as-printed",
         source=f"{SEED001}, eq. 47 (000: eq. 57)",
         statement="d a_t / d omega = -(phi/omega^2)(1 - e^{-omega t}) - (a0 - a*) t e^{-omega t}",
         check=Identity(diff(trajectory(), omega), eq47),
@@ -50,6 +52,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.grad.eq47.steady_limit",
+        kind="as-printed",
         source=f"{SEED001}, interpretation after eq. 47 (000: after eq. 57)",
         statement="as t -> oo, d a_t / d omega -> -phi/omega^2 (the steady-state part persists)",
         check=Limit(eq47, t, oo, -phi / omega**2),
@@ -58,6 +61,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.grad.eq47.transient_peak",
+        kind="reading", reading="'peaking before vanishing' read as: the transient factor t e^{-omega t} has its maximum at t = 1/omega",
         source=f"{SEED001}, interpretation after eq. 47 (000: after eq. 57)",
         statement="the transient factor t e^{-omega t} peaks at t = 1/omega ('peaking before vanishing')",
         check=AllOf(
@@ -69,6 +73,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.grad.eq46.large_omega",
+        kind="as-printed",
         source=f"{SEED001}, interpretation after eq. 46 (000: after eq. 56)",
         statement="for t > 0, omega * d a_t / d phi -> 1 as omega -> oo (the phi-gradient shrinks like 1/omega)",
         check=Limit(omega * eq46.subs(t, t_pos), omega, oo, 1),
@@ -77,6 +82,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.grad.eq46.bounded_by_t",
+        kind="lemma",
         source=f"{SEED001}, interpretation after eq. 46 (000: after eq. 56)",
         statement="0 <= d a_t / d phi <= t for every omega > 0: at finite t a small omega does not blow up the phi-gradient (only the steady mode's 1/omega does)",
         check=AllOf(

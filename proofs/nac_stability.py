@@ -75,6 +75,7 @@ two_overshoot = _overshoot(lambda x: euler(x, two_omega, two_A), two_m, two_M)
 OBLIGATIONS = [
     Obligation(
         "nac.thm1.single.inward_upper",
+        kind="as-printed",
         source=f"{SEED001}, Theorem 1 proof, eq. 34 (000: eq. 44)",
         statement="at a = M = max(0, A) the vector field -omega (a - A) is <= 0",
         check=Sign(rhs_at_M, "<=", cases=SIGN_CASES),
@@ -83,6 +84,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.single.inward_lower",
+        kind="as-printed",
         source=f"{SEED001}, Theorem 1 proof, eq. 35 (000: eq. 45)",
         statement="at a = m = min(0, A) the vector field -omega (a - A) is >= 0",
         check=Sign(rhs_at_m, ">=", cases=SIGN_CASES),
@@ -91,6 +93,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.single.between",
+        kind="reading", reading="'converges monotonically ... without overshoot' (Remark 1) read as: a(t) stays between a0 and A for all t >= 0",
         source=f"{SEED001}, Theorem 1 eq. 5 and Remark 1 (000: eq. 5)",
         statement="the exact trajectory lies between a0 and A for all t >= 0: (a(t) - a0)(A - a(t)) >= 0, so [m, M] is invariant and there is no overshoot",
         check=Sign((closed_form() - a0) * (A - closed_form()), ">=", cases=[{exp(-omega * t): 1 / (1 + u)}]),
@@ -99,6 +102,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.multi.eq37",
+        kind="as-printed",
         source=f"{SEED001}, eq. 37 and eq. 40-41 (000: eq. 47, 50-51)",
         statement="-(sum f_j) a + sum f_j A_j = sum f_j (A_j - a) (three connections)",
         check=Identity(-omega3 * a + sum(f * Aj for f, Aj in zip(fs, As)), sum(f * (Aj - a) for f, Aj in zip(fs, As))),
@@ -107,6 +111,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.multi.convex_equilibrium",
+        kind="as-printed",
         source=f"{SEED001}, eq. 38-39 (000: eq. 48-49)",
         statement="A = sum f_j A_j / sum f_j lies in [A_min, A_max] (three connections, f_j > 0)",
         check=Within(A_eff, A1, A3, cases=[ORDERED]),
@@ -116,6 +121,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.multi.inward",
+        kind="as-printed",
         source=f"{SEED001}, eq. 40-41 (000: eq. 50-51)",
         statement="sum f_j (A_j - M) <= 0 at M = max(0, A_max) and sum f_j (A_j - m) >= 0 at m = min(0, A_min) (three connections)",
         check=AllOf(
@@ -128,6 +134,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.euler.endpoints",
+        kind="as-printed",
         source=f"{SEED001}, eq. 36 and the sentence after it (000: eq. 46)",
         statement="one Euler step from a = M stays <= M and one from a = m stays >= m, for every dt > 0",
         check=AllOf(
@@ -139,6 +146,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.euler.all_steps",
+        kind="as-printed",
         source=f"{SEED001}, eq. 36 and 'By induction over steps, a_t in [m, M] for all t' (000: eq. 46)",
         statement="for every dt > 0, a_n in [m, M] implies a_{n+1} = a_n + dt(-omega a_n + phi) in [m, M] (single connection)",
         check=Within(euler(a, omega, phi / omega), Min(0, phi / omega), Max(0, phi / omega),
@@ -150,6 +158,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.euler.step_condition.single",
+        kind="correction",
         source=f"{SEED001}, eq. 36 (000: eq. 46)",
         statement="for A = phi/omega != 0 the Euler map keeps [min(0, A), max(0, A)] invariant iff dt omega <= 1",
         check=AllOf(
@@ -166,6 +175,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.euler.step_condition.multi_sufficient",
+        kind="correction",
         source=f"{SEED001}, eq. 36-41 (000: eq. 46-51)",
         statement="with omega = sum f_j (any number of connections), dt omega <= 1 keeps [m, M] invariant under the Euler map",
         check=AllOf(
@@ -181,6 +191,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.euler.step_condition.multi_necessary",
+        kind="lemma",
         source=f"{SEED001}, eq. 36-41 (000: eq. 46-51)",
         statement="with omega = sum f_j, every configuration with dt omega > 1 loses invariance of [m, M] under the Euler map (two connections)",
         check=Sign(two_overshoot, ">", where=lambda q: q["dt"] * (q["f1"] + q["f2"]) > 1,
@@ -191,6 +202,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm1.euler.step_condition.multi_exact",
+        kind="lemma",
         source=f"{SEED001}, eq. 36-41 (000: eq. 46-51)",
         statement="for m < A < M: E(m) <= M iff dt omega <= 1 + (M - A)/(A - m), and E(M) >= m iff dt omega <= 1 + (A - m)/(M - A)",
         check=AllOf(
@@ -206,6 +218,7 @@ OBLIGATIONS = [
     # --- closed-form error (Section 2.1.2) -----------------------------------------
     Obligation(
         "nac.eq7.error_representation",
+        kind="as-printed",
         source=f"{SEED001}, eq. 6-7 (000: same)",
         statement="eps_t = a_t - a* = (a0 - a*) e^{-omega t}",
         check=Identity(closed_form(omega, phi / omega) - phi / omega, (a0 - phi / omega) * exp(-omega * t)),
@@ -214,6 +227,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq8.abs_error",
+        kind="as-printed",
         source=f"{SEED001}, eq. 8 (000: same)",
         statement="|eps_t| = |a0 - a*| e^{-omega t}",
         check=Identity(Abs(closed_form(omega, phi / omega) - phi / omega), Abs(a0 - phi / omega) * exp(-omega * t)),
@@ -222,6 +236,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.cor1.eq9",
+        kind="as-printed",
         source=f"{SEED001}, Corollary 1, eq. 9 (000: same)",
         statement="for omega > 0 and t >= 0, |a_t - a*| <= |a0 - a*| e^{-omega t}",
         check=Inequality(Abs(closed_form(omega, phi / omega) - phi / omega), "<=", Abs(a0 - phi / omega) * exp(-omega * t)),
@@ -230,6 +245,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.cor2.eq10",
+        kind="as-printed",
         source=f"{SEED001}, Corollary 2, eq. 10 (000: same)",
         statement="|a0 - a*| <= M0 implies |a_t - a*| <= M0 e^{-omega t}",
         check=Sign((D_abs + k) * exp(-omega * t) - D_abs * exp(-omega * t), ">="),
@@ -239,6 +255,7 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.cor3.eq12",
+        kind="as-printed",
         source=f"{SEED001}, Corollary 3, eq. 11-12 (000: same)",
         statement="|a0 - a*| e^{-omega t} = delta at t* = ln(|a0 - a*|/delta)/omega, and the error is <= delta for every t >= t*",
         check=AllOf(

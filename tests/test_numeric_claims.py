@@ -118,3 +118,18 @@ def test_parallel_groups_give_the_serial_verdicts(tmp_path):
         assert a.claims[cid].verdict == b.claims[cid].verdict
         assert a.claims[cid].scalars == b.claims[cid].scalars  # same seeds, same numbers
     assert b.sections["check"]["jobs"] == 2
+
+
+def test_euler_message_states_the_grid_values_as_measured():
+    """The message of nac.thm1.euler names the first grid points as measured (1.005 and 2.005 on
+    the 0.005-step grid) and gives the exact thresholds 1 and 2 as exact, never 'from dt*omega = 1'
+    (the old text rounded the grid point 1.005 to 1 and 2.005 to 2)."""
+    result = evaluate(_claim("nac.thm1.euler"), QUICK)
+    message, s = result.outcome.message, result.outcome.evidence.scalars
+    step = s["grid_step"]
+    assert step == pytest.approx((3.0 - 0.005) / 599)  # np.linspace(0.005, 3.0, 600): step 0.005
+    # hand-derived: with one connection the first exit is the first grid point above 1, divergence the first above 2
+    assert s["first_grid_dt_omega_leaving"] == pytest.approx(1.005) and s["first_grid_dt_omega_diverging"] == pytest.approx(2.005)
+    assert "dt*omega = 1.005" in message and "dt*omega = 2.005" in message
+    assert "first grid point" in message and "exact thresholds" in message
+    assert "leaves [m, M] from dt*omega = 1 " not in message and "diverges from 2" not in message

@@ -3,6 +3,7 @@ re-evaluated here with independent numerics (plain floats, numpy, scipy quadratu
 ODE solves, brute-force grids), never with the SymPy expressions the engine used."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,10 +112,15 @@ def recheck_shared_gate_attention(c):
 
 
 def recheck_sigmoid_reachable(c):
-    q = c["qk"]
-    zs = np.linspace(-50, 50, 10001)
-    values = 1 / (1 + np.exp(-zs)) - q
-    return bool(np.all(values < 0) or np.all(values > 0))     # no sign change: no real preimage
+    """In 001's setting (nonlinearities disabled) phi is affine in u = [q; k]. On the ray
+    u = lambda [q0; k0] an affine map is lambda*ell + b, q.k is lambda^2 * qk: the best affine
+    fit in lambda over a symmetric grid leaves a residual unless qk = 0."""
+    qk = c["qk"]
+    lam = np.linspace(-2, 2, 41)
+    target = lam**2 * qk
+    design = np.stack([lam, np.ones_like(lam)], axis=1)
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    return qk != 0 and float(np.max(np.abs(design @ coef - target))) > 1e-6
 
 
 def recheck_shared_omega_one(c):
@@ -241,3 +247,16 @@ def test_euler_step_threshold_by_iteration():
     for dt, inside in ((0.49, True), (0.5, True), (0.51, False)):
         a = 0.0 + dt * (-w * 0.0 + w * A)  # one step from m = 0
         assert (a <= A + 1e-12) is inside
+
+
+def test_step40_41_second_term_fails_exactly_beyond_four_thirds():
+    """With |eps(s)| = K s^2: int_0^t s K s^2 ds = K t^4/4 against int_0^t K s^2 ds = K t^3/3, so the
+    dropped factor s matters exactly for t > 4/3 (the README once said t > 1)."""
+    from nacverify.symbolic import select_obligations
+
+    (ob,) = [o for o in select_obligations(["nac.thm3.step40_41.second_term"])]
+    assert "4/3" in ob.reason and "t <= 1" not in ob.reason
+    for t, holds in ((1.0, True), (1.3, True), (4 / 3 - 1e-9, True), (4 / 3 + 1e-6, False), (2.0, False)):
+        assert (t**4 / 4 <= t**3 / 3) == holds, t
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "fails for t > 1" not in readme

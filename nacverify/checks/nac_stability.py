@@ -197,10 +197,29 @@ def _euler_all_steps_check(ctx: CheckContext) -> Outcome:
     h = first_leave
     a1 = euler_iterates(0.0, 1.0, 1.0, h, 1)[-1]
     witness = {"connections": 1, "phi": 1.0, "omega": 1.0, "a0": 0.0, "dt": h, "m": 0.0, "M": 1.0, "a1": float(a1)}
-    scalars = {"invariance_breaks_at_dt_omega": first_leave, "divergence_from_dt_omega": first_div, "grid_step": float(grid[1] - grid[0])}
+    step = float(grid[1] - grid[0])
+    k_leave = int(np.argmax(leaves > 0))
+    k_div = int(np.argmax(diverges > 0))
+    last_inside = float(grid[k_leave - 1]) if leaves.any() and k_leave > 0 else float("nan")
+    last_bounded = float(grid[k_div - 1]) if diverges.any() and k_div > 0 else float("nan")
+    scalars = {"first_grid_dt_omega_leaving": first_leave, "last_grid_dt_omega_without_exit": last_inside,
+               "first_grid_dt_omega_diverging": first_div, "last_grid_dt_omega_without_divergence": last_bounded,
+               "grid_step": step, "grid_min": float(grid[0]), "grid_max": float(grid[-1]),
+               "exact_threshold_leaving_single": 1.0, "exact_threshold_diverging": 2.0,
+               # older names of the same measured grid values (kept for readers of earlier reports)
+               "invariance_breaks_at_dt_omega": first_leave, "divergence_from_dt_omega": first_div}
     arrays = {"dt_omega": grid, "fraction_leaving": leaves, "fraction_diverging": diverges}
     if leaves.any():
-        return Outcome(Verdict.REFUTED, f"Euler leaves [m, M] from dt*omega = {first_leave:.3g} (a1 = {float(a1):.4g} > M = 1) and diverges from {first_div:.3g}", Evidence(arrays, scalars, witness))
+        # the grid values are reported as measured; the exact thresholds come from the closed form, not from this grid
+        return Outcome(
+            Verdict.REFUTED,
+            f"measured on the dt*omega grid {grid[0]:.6g}..{grid[-1]:.6g} (step {step:.6g}): the first grid point where an Euler iterate "
+            f"leaves [m, M] is dt*omega = {first_leave:.6g} (none at {last_inside:.6g}; one connection, a0 = 0, A = M = 1: a1 = {float(a1):.6g} > M = 1), "
+            f"the first grid point where the iteration diverges is dt*omega = {first_div:.6g} (none at {last_bounded:.6g}); "
+            f"the exact thresholds, from the closed form and not read off this grid, are dt*omega > 1 for leaving (one connection, "
+            f"eq. 36; nac.thm1.euler.condition) and dt*omega > 2 for divergence (|1 - dt*omega| > 1)",
+            Evidence(arrays, scalars, witness),
+        )
     return Outcome(Verdict.HOLDS, "no Euler iterate left [m, M] on the dt*omega grid up to 3", Evidence(arrays, scalars))
 
 

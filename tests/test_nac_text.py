@@ -1,0 +1,185 @@
+"""Text statements of the NAC seeds (proofs/nac_text.py, nacverify/checks/nac_text.py) and the
+restated eq. 18 argument: every expectation below is computed here by hand or with plain
+floats / numpy / finite differences, independently of the checks."""
+
+import math
+
+import numpy as np
+import pytest
+
+from nacverify.claims import CheckContext, Kind, Verdict, evaluate
+from nacverify.checks.nac_text import text_claims
+from nacverify.symbolic import all_obligations
+
+QUICK = CheckContext(seed=0, quick=True)
+CLAIMS = {c.id: c for c in text_claims()}
+OBLIGATIONS = {o.id: o for o in all_obligations()}
+NEW_OBLIGATIONS = [
+    "nac.cor3.remark.time_inverse_omega", "nac.cor3.remark.log_accuracy", "nac.cor3.remark.faster_with_omega",
+    "nac.s22.time_vector.unit_interval", "nac.s22.tsample_limit.value", "nac.eq33.equilibrium_form", "nac.c1.steady_derivatives",
+    "nac.eq47.transient_below_steady.a0_zero", "nac.thm3.varying_bound.triangle", "nac.score.asymmetric",
+]
+
+
+def sigmoid(x):
+    return 1 / (1 + math.exp(-x))
+
+
+# --- kinds -------------------------------------------------------------------------
+def test_every_nac_obligation_has_a_kind():
+    for ob in OBLIGATIONS.values():
+        if ob.id.startswith(("nac.", "solvers.")):
+            assert ob.kind is not None, ob.id
+            assert (Kind(ob.kind) == Kind.READING) == bool(ob.reading.strip()), ob.id
+
+
+def test_kinds_that_are_not_the_authors():
+    # 001 never says dt*omega <= 1 is necessary; the shared gate comes from the public code
+    assert Kind(OBLIGATIONS["nac.thm1.euler.step_condition.multi_necessary"].kind) in (Kind.LEMMA, Kind.CORRECTION)
+    assert Kind(OBLIGATIONS["nac.eq18.shared_gate_matches_attention"].kind) == Kind.IMPLEMENTATION
+    assert Kind(OBLIGATIONS["nac.eq18.sigmoid_phi_reachable"].kind) == Kind.AS_PRINTED
+    for cid, claim in CLAIMS.items():
+        assert claim.kind is not None and (claim.kind == Kind.READING) == bool(claim.reading), cid
+
+
+# --- defect 1: eq. 18 in 001's own setting (nonlinearities disabled) ---------------------
+def test_eq18_argument_is_the_affine_scaling_one():
+    ob = OBLIGATIONS["nac.eq18.sigmoid_phi_reachable"]
+    text = (ob.statement + " " + ob.reason).lower()
+    assert "affine" in text and "lambda^2" in text and "disabling nonlinearities" in ob.source
+    assert "eq. 15 keeps the sigmoid" not in ob.reason  # the old argument does not hold in 001's setting
+    f = ob.run()
+    assert f.verdict == Verdict.REFUTED
+    assert "lambda" in ob.symbols() and "qk" in f.counterexample
+
+
+def test_eq18_counterexample_by_least_squares():
+    """At the counterexample q.k (q = k = (1, 1): 2), no affine function of lambda equals lambda^2 q.k at
+    lambda = -1, 0, 1: the least-squares residual of [1, lambda] against lambda^2 q.k is nonzero."""
+    qk = float(OBLIGATIONS["nac.eq18.sigmoid_phi_reachable"].run().counterexample["qk"])
+    assert qk == pytest.approx(float(np.dot([1.0, 1.0], [1.0, 1.0])))
+    lam = np.array([-1.0, 0.0, 1.0])
+    A = np.stack([lam, np.ones(3)], axis=1)
+    target = lam**2 * qk
+    coef, *_ = np.linalg.lstsq(A, target, rcond=None)
+    assert np.max(np.abs(A @ coef - target)) == pytest.approx(2 * qk / 3)  # hand: best fit is the constant 2qk/3
+    # and scaling: an affine map doubles its non-constant part, q.k quadruples
+    c, b, u = np.array([0.3, -1.2, 0.7, 2.0]), 0.4, np.array([1.0, 1.0, 1.0, 1.0])
+    g = lambda v: c @ v + b  # noqa: E731
+    assert g(2 * u) - b == pytest.approx(2 * (g(u) - b))
+    assert np.dot(2 * u[:2], 2 * u[2:]) == pytest.approx(4 * np.dot(u[:2], u[2:]))
+
+
+# --- symbolic obligations ----------------------------------------------------------
+@pytest.mark.parametrize("oid", NEW_OBLIGATIONS)
+def test_new_obligations_hold(oid):
+    ob = OBLIGATIONS[oid]
+    assert ob.expect == Verdict.HOLDS and ob.run().verdict == Verdict.HOLDS, ob.run().message
+
+
+def test_cor3_remark_by_hand():
+    D, delta = 2.0, 0.01
+    t_star = lambda w, d=delta: math.log(D / d) / w  # noqa: E731
+    assert 1.0 * t_star(1.0) == pytest.approx(4.0 * t_star(4.0))            # time inversely proportional
+    assert t_star(2.0, 1e-4) - t_star(2.0, 1e-2) == pytest.approx(math.log(100) / 2)  # slope 1/omega in ln(1/delta)
+    assert t_star(3.0) < t_star(1.0)
+
+
+def test_score_penalties_by_hand():
+    for d in (0.5, 5.0, 50.0):
+        assert math.expm1(d / 10) > math.expm1(d / 13) > 0
+    assert math.expm1(0 / 10) == math.expm1(0 / 13) == 0
+
+
+def test_eq33_and_steady_derivatives_by_finite_differences():
+    phi, w, h = 0.7, 1.3, 1e-6
+    a_star = lambda p, om: p / om  # noqa: E731
+    assert (a_star(phi + h, w) - a_star(phi - h, w)) / (2 * h) == pytest.approx(1 / w)
+    assert (a_star(phi, w + h) - a_star(phi, w - h)) / (2 * h) == pytest.approx(-phi / w**2)
+    a = 0.3
+    assert -w * a + phi == pytest.approx(-w * (a - phi / w))
+
+
+# --- numeric claims: verdicts and witnesses recomputed ------------------------------
+def test_rate_witness():
+    r = evaluate(CLAIMS["nac.cor3.remark.rate_as_printed"], QUICK)
+    assert r.verdict == Verdict.REFUTED
+    w = r.outcome.evidence.witness
+    # |eps_t| = e^{-omega t}: the log-slope at omega = 1 and 2 is 1 and 2
+    for om, key in ((1.0, "rate_1"), (2.0, "rate_2")):
+        t, h = 0.3, 1e-6
+        slope = -(math.log(math.exp(-om * (t + h))) - math.log(math.exp(-om * (t - h)))) / (2 * h)
+        assert w[key] == pytest.approx(slope, rel=1e-6) == pytest.approx(om, rel=1e-6)
+
+
+def test_time_vector_horizon_witness():
+    r = evaluate(CLAIMS["nac.s22.time_vector.horizon"], QUICK)
+    w = r.outcome.evidence.witness
+    assert r.verdict == Verdict.REFUTED and sigmoid(w["t_a_t_sample_plus_t_b"]) > w["T"]
+
+
+def test_tsample_limit_witness():
+    r = evaluate(CLAIMS["nac.s22.tsample_limit"], QUICK)
+    w = r.outcome.evidence.witness
+    t = sigmoid(w["t_a"] * w["t_sample"] + w["t_b"])
+    a_t = w["phi"] / w["omega"] * (1 - math.exp(-w["omega"] * t))
+    assert r.verdict == Verdict.REFUTED
+    assert a_t == pytest.approx(0.5 * (1 - math.exp(-1.0)))        # hand: phi = 0.5, omega = 1
+    assert w["steady_state"] - a_t == pytest.approx(0.5 * math.exp(-1.0))
+
+
+def test_transient_never_dominates_for_a0_zero():
+    r = evaluate(CLAIMS["nac.eq47.interp.transient_dominates"], QUICK)
+    assert r.verdict == Verdict.REFUTED
+    phi, w = 0.5, 1.0
+    for t in (1e-3, 0.5, 1.0, 3.0, 10.0):                         # the two terms of eq. 47 with a0 = 0
+        transient = abs((0 - phi / w) * t * math.exp(-w * t))
+        steady = abs(phi / w**2 * (1 - math.exp(-w * t)))
+        assert transient < steady
+
+
+def test_thm3_step_regime_inapplicable_and_lipschitz_by_hand():
+    assert evaluate(CLAIMS["nac.thm3.lipschitz_increments.step"], QUICK).verdict == Verdict.INAPPLICABLE
+    # slow ramp phi0 (1 + A t/T): |phi - phi0| = |phi0 A| t exactly L t
+    phi0, A, T = 0.5, 0.0214, 1.0
+    t = np.linspace(0, T, 11)
+    assert np.allclose(np.abs(phi0 * A * t / T), abs(phi0 * A) / T * t)
+
+
+def test_eq40_both_limits_hold():
+    for cid in ("nac.thm3.eq40.as_printed", "nac.thm3.eq40.upper_limit_t", "nac.thm3.varying_bound.regimes", "nac.thm3.lipschitz_increments"):
+        r = evaluate(CLAIMS[cid], QUICK)
+        assert r.verdict == Verdict.HOLDS, (cid, r.outcome.message)
+
+
+def test_backbone_affine_lower_bound_by_hand():
+    r = evaluate(CLAIMS["nac.b3.backbone_affine"], QUICK)
+    assert r.verdict == Verdict.REFUTED
+    bound = (sigmoid(4) - sigmoid(-4)) / 2
+    assert r.outcome.evidence.witness["lower_bound"] == pytest.approx(bound)
+    # any monotone g on u1 = -1, 0, 1 against targets sigma(-4), sigma(4), sigma(-4): brute force over monotone triples
+    grid = np.linspace(0, 1, 201)
+    best = min(max(abs(a - sigmoid(-4)), abs(b - sigmoid(4)), abs(c - sigmoid(-4)))
+               for a in grid[::10] for b in grid for c in (b, 1.0) if a <= b <= c)
+    assert best >= bound - 0.01
+
+
+def test_affine_best_sup_error_for_square_is_one_half():
+    xs = np.linspace(-1, 1, 401)
+    best = min(np.max(np.abs(xs**2 - (m * xs + c))) for m in np.linspace(-0.5, 0.5, 21) for c in np.linspace(0, 1, 101))
+    assert best == pytest.approx(0.5, abs=1e-9)
+
+
+def test_thm2_claims():
+    assert evaluate(CLAIMS["nac.thm2"], QUICK).verdict == Verdict.INCONCLUSIVE
+    r = evaluate(CLAIMS["nac.thm2.t1_output_ignores_gates"], QUICK)
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["max_abs_gradient_wrt_gate_parameters"] == 0.0
+    # by hand: softmax over one key
+    for logit in (-5.0, 0.0, 3.0):
+        assert math.exp(logit) / math.exp(logit) == 1.0
+
+
+def test_model_text_claims_hold():
+    for cid in ("nac.s22.riemann", "nac.s22.tpseudo.per_pair", "nac.s22.tpseudo_range.model", "nac.b3.keff1"):
+        r = evaluate(CLAIMS[cid], QUICK)
+        assert r.verdict == Verdict.HOLDS, (cid, r.outcome.message)
