@@ -20,7 +20,7 @@ from .errors import Interrupted, NacverifyError
 __all__ = ["run_claims", "GROUP_COST"]
 
 #: Relative cost of each group in a full run on a 2-core CPU (seconds, measured), for scheduling.
-GROUP_COST = {"solvers": 43.0, "ltc": 39.0, "frozen-error": 29.0, "numeric": 12.0, "model": 7.0, "symbolic": 6.0}
+GROUP_COST = {"complexity": 190.0, "solvers": 43.0, "ltc": 39.0, "frozen-error": 29.0, "numeric": 40.0, "model": 60.0, "symbolic": 6.0, "tables": 2.0}
 
 Progress = Callable[[Claim, Result | None], None]
 
