@@ -171,7 +171,7 @@ def register(claim: Claim) -> Claim:
     (they name HDF5 groups, so no '/')."""
     if not _ID.match(claim.id):
         raise ValueError(f"claim id {claim.id!r} must match {_ID.pattern}")
-    # TODO-KIND check_kind(claim)
+    check_kind(claim)
     if claim.id in _REGISTRY and _REGISTRY[claim.id] is not claim:
         raise ValueError(f"claim id registered twice: {claim.id}")
     _REGISTRY[claim.id] = claim

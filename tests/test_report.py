@@ -88,3 +88,20 @@ def test_non_ascii_text_evidence_round_trips(tmp_path):
     assert list(data.claims["k.one"].arrays["labels"]) == list(labels)
     assert list(data.sections["extra"]["names"]) == list(labels)
     assert data.claims["k.one"].kind == "lemma" and data.claims["k.one"].message == "msg with φ"
+
+
+def test_register_refuses_a_claim_without_kind_or_with_an_unnamed_reading():
+    from nacverify.claims import Kind, check_kind
+
+    base = dict(id="x.kindless", source="s", statement="s", assumptions="a", expected=Verdict.HOLDS, expected_reason="r",
+                check=lambda ctx: Outcome(Verdict.HOLDS, "m"))
+    with pytest.raises(ValueError, match="has no kind"):
+        check_kind(Claim(**base))
+    with pytest.raises(ValueError, match="names its interpretation"):
+        check_kind(Claim(**base, kind=Kind.READING))
+    with pytest.raises(ValueError, match="names its interpretation"):
+        check_kind(Claim(**base, kind=Kind.LEMMA, reading="some reading"))
+    check_kind(Claim(**base, kind=Kind.READING, reading="t read as T"))
+    result = evaluate(Claim(**base, kind=Kind.READING, reading="t read as T"))
+    assert result.outcome.message.endswith("[reading: t read as T]")
+    assert result.outcome.evidence.scalars["reading"] == "t read as T"
