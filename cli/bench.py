@@ -36,8 +36,8 @@ class Suite(str, enum.Enum):
 
 def _row_table(records, title: str) -> Table:
     table = Table(title=title)
-    for col in ("configuration", "T", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "peak MB"):
-        table.add_column(col, justify="right" if col != "configuration" else "left", no_wrap=True)
+    for col in ("configuration", "T", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "peak MB", "parity"):
+        table.add_column(col, justify="right" if col not in ("configuration", "parity") else "left", no_wrap=True)
     for r in records:
         table.add_row(
             r.config.name,
@@ -48,7 +48,9 @@ def _row_table(records, title: str) -> Table:
             f"{r.p90_s * 1e3:.3f}",
             f"{r.throughput:,.1f}",
             f"{r.peak_mb:.2f}",
+            r.config.parity,
         )
+    table.caption = "parity: rows that compute the public layer's output (proven by nac.model.reference_parity); quote speed ratios against the public layer only for those"
     return table
 
 

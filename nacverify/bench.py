@@ -74,6 +74,9 @@ TARGETS = {
 }
 
 
+PARITY_CLAIM = "nac.model.reference_parity"  # the claim proving the reference rows equal to the public layer
+
+
 @dataclass(frozen=True)
 class BenchConfig:
     """One timed configuration: a model kind, its options and the input size."""
@@ -90,6 +93,16 @@ class BenchConfig:
 
     def opts(self) -> dict[str, Any]:
         return dict(self.options)
+
+    @property
+    def parity(self) -> str:
+        """Whether this row computes the public layer's output: ``"proven (nac.model.reference_parity)"``
+        for the `reference` backbone with the public layer's exact Top-K curation and shared head,
+        ``"-"`` otherwise. Quote a speed ratio against the public layer only between proven rows."""
+        o = self.opts()
+        if self.kind == "nac" and o.get("backbone") == "reference" and o.get("curation", "exact") == "exact" and o.get("head", "shared") == "shared":
+            return f"proven ({PARITY_CLAIM})"
+        return "-"
 
 
 @dataclass
@@ -358,6 +371,7 @@ def record_section(r: BenchRecord) -> dict[str, Any]:
         "heads": c.heads,
         "batch": c.batch,
         "options": {k: v for k, v in c.options} or "defaults",
+        "parity": c.parity,
         "compile_s": r.compile_s,
         "times_s": np.asarray(r.times_s),
         "repeats": int(r.times_s.size),

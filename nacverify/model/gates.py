@@ -211,7 +211,7 @@ class PseudoTime(eqx.Module):
 
     def from_sums(self, a: jax.Array, b: jax.Array, t_sample) -> jax.Array:
         """t_pseudo from the pair sums a, b of `token_parts` and the sample time t (broadcastable)."""
-        return jax.nn.sigmoid((a + self.t_a.bias[0]) * t_sample + b + self.t_b.bias[0])
+        return jax.nn.sigmoid((a + self.t_a.bias[0]) * t_sample + (b + self.t_b.bias[0]))
 
     def literal(self, u: jax.Array, t_sample) -> jax.Array:
         return jax.nn.sigmoid(self.t_a(u)[..., 0] * t_sample + self.t_b(u)[..., 0])
@@ -231,11 +231,18 @@ def gates_from_outputs(y, head: str, tau_epsilon: float) -> tuple[jax.Array, jax
     return jax.nn.sigmoid(x_phi), jax.nn.softplus(x_omega) + tau_epsilon
 
 
-def logits(phi, omega, t_pseudo, mode: str, *, euler_steps: int = 5, delta_t: float = 0.5):
-    """Attention logits from the gates with a_0 = 0 (module docstring)."""
+def logits(phi, omega, t_pseudo, mode: str, *, euler_steps: int = 5, delta_t: float = 0.5, public_form: bool = False):
+    r"""Attention logits from the gates with a_0 = 0 (module docstring).
+
+    Exact mode evaluates $1 - e^{-\omega t}$ as ``-expm1(-omega t)`` (accurate when
+    $\omega t$ is small); ``public_form=True`` evaluates ``1 - exp(-omega t)`` as the public
+    layer writes it (variant ``reference``), which cancels for small $\omega t$ but is the
+    float32 arithmetic the public layer performs."""
     if mode == "steady":
         return phi / omega
     if mode == "exact":
+        if public_form:
+            return (phi / omega) * (1 - jnp.exp(-omega * t_pseudo))
         return (phi / omega) * (-jnp.expm1(-omega * t_pseudo))
     if mode == "euler":
         a = jnp.zeros(jnp.broadcast_shapes(jnp.shape(phi), jnp.shape(omega)), jnp.result_type(phi, omega))

@@ -20,6 +20,28 @@ state per pair), ``circuit`` (default; the signal crosses inter -> command -> mo
 ``fc`` (NAC-FC ablation: Dense projections and a Dense gate). Key mask: ``reference``
 multiplies the logits by the gathered mask as the public implementation does; the other
 variants never select a masked key and give it zero weight.
+
+Parity with the public layer (issue 12; ``nac.model.reference_parity`` against
+shared/reference/public_tf_nac_golden.npz, weights loaded by `from_keras_weights`): in float32
+the ``reference`` variant computes the public layer's q, k, v and phi bit for bit (op by op), and
+every other tensor within the float32 rounding the claim derives. Where the variant used to
+differ from the public layer's arithmetic:
+
+1. exact-mode logits: ``-expm1(-omega t)`` instead of the layer's ``1 - exp(-omega t)``; up to
+   626 ulps apart where omega t is small (the layer's form cancels). ``reference`` now uses the
+   layer's form (`gates.logits`, ``public_form``); the other variants keep ``expm1``.
+2. pseudo-time: ``((a + b_a) t + b) + b_b`` instead of the layer's ``(a + b_a) t + (b + b_b)``
+   (the Dense(1) biases added inside each Dense); now the layer's association, for every variant
+   (identical in exact arithmetic).
+
+Left as they are, within the derived tolerance: the pair Dense(1) sums of the pseudo-time are
+split into a query part and a key part (`gates`), so their 16 terms are added in another order
+than the layer's matmul (t_pseudo up to 16 ulps apart where the sum cancels); softplus is
+``jax.nn.softplus`` (``max(x, 0) + log1p(exp(-|x|))``) where TensorFlow evaluates
+``log1p(exp(x))`` (omega 1 ulp apart); XLA's and Eigen's exp, softmax and matmul summation
+orders differ (attention up to 4 ulps; outputs up to 384 ulps where a sum cancels), and under
+``jax.jit`` XLA reorders the projections' sums (q up to 208 ulps, an output 18176 ulps, on
+near-zero entries whose derived tolerance is far larger).
 """
 
 from __future__ import annotations
@@ -173,6 +195,15 @@ class NAC(eqx.Module):
     def from_config(cls, config: NACConfig, *, key: jax.Array, dtype=jnp.float32) -> "NAC":
         return cls(config.d_model, config.num_heads, key=key, dtype=dtype, config=config)
 
+    @classmethod
+    def from_parts(cls, config: NACConfig, *, q_proj, k_proj, v_proj, backbone, time: PseudoTime, out_proj: Dense) -> "NAC":
+        """A model from given sublayers (e.g. loaded weights: `nacverify.model.from_keras_weights`)."""
+        new = object.__new__(cls)
+        parts = dict(q_proj=q_proj, k_proj=k_proj, v_proj=v_proj, backbone=backbone, time=time, out_proj=out_proj, config=config)
+        for name, value in parts.items():
+            object.__setattr__(new, name, value)
+        return new
+
     def with_options(self, **changes) -> "NAC":
         """The same parameters under inference options that do not change them
         (mode, euler_steps, delta_t, dt, curation, topk, return_*, query_chunk)."""
@@ -240,8 +271,9 @@ class NAC(eqx.Module):
         y = self.backbone.pair_outputs(s, ctx, shape)
         phi, omega = gates_from_outputs(y, cfg.head, cfg.tau_epsilon)
         t_pseudo = self.time.from_sums(*ts, t_sample) if need_t else jnp.ones_like(phi)
-        a = logits(phi, omega, t_pseudo, cfg.mode, euler_steps=cfg.euler_steps, delta_t=cfg.delta_t)
-        if cfg.backbone == "reference" and mask_sel is not None:
+        reference = cfg.backbone == "reference"
+        a = logits(phi, omega, t_pseudo, cfg.mode, euler_steps=cfg.euler_steps, delta_t=cfg.delta_t, public_form=reference)
+        if reference and mask_sel is not None:
             a = a * mask_sel.astype(a.dtype)
         alpha = _masked_softmax(a, valid)
         if pairwise:
@@ -317,6 +349,11 @@ class NAC(eqx.Module):
         if cfg.return_attention:
             return out, AttentionMap(res["alpha"], res.get("idx"))
         return out
+
+    def project(self, x: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+        """The q, k, v projections (each (B, T, d_model), heads not yet split) of x (B, T, d_model)."""
+        x = jnp.asarray(x).astype(self.out_proj.weight.dtype)
+        return tuple(self._project(p, x, False) for p in (self.q_proj, self.k_proj, self.v_proj))
 
     def trace(self, x: jax.Array, times: jax.Array | None = None, mask: jax.Array | None = None, all_queries: bool = True) -> GateTrace:
         """All gate tensors for every query (or the last one), unchunked: for checks and export."""

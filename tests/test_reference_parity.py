@@ -1,0 +1,191 @@
+"""The `reference` variant against the public TF/Keras NAC layer's own numbers (issue 12 A):
+the Keras-weight loader, ``nac.model.reference_parity`` on the golden fixture, a perturbed
+weight that the claim must catch, the elementary-function accuracy its tolerance assumes, and
+the audit of the fixture's gates."""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import nacverify  # noqa: F401  (float64 on; the model below still computes in float32)
+from nacverify.audit import audit_claims, from_arrays
+from nacverify.checks.model_claims import E_FN, find_reference_dir, parity_mode, reference_parity_outcome
+from nacverify.claims import Verdict, evaluate
+from nacverify.errors import BadInput
+from nacverify.model import NAC, from_keras_weights, golden_arrays
+from nacverify.model.gates import logits
+
+REF = find_reference_dir()
+needs_fixture = pytest.mark.skipif(REF is None, reason="../shared/reference/public_tf_nac_golden.npz absent (CI has it)")
+
+
+@pytest.fixture(scope="module")
+def golden():
+    with np.load(REF / "public_tf_nac_golden.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+# ----------------------------------------------------------------------------- loader (no fixture needed)
+
+
+def _keras_names(model: NAC) -> tuple[dict, dict]:
+    """A JAX reference model's parameters under the public layer's weight names."""
+    w = {}
+    cells = {"q_proj": model.q_proj, "k_proj": model.k_proj, "v_proj": model.v_proj, "out": model.backbone.cell}
+    for sub, c in cells.items():
+        w.update({
+            f"{sub}/input_kernel": c.input_kernel, f"{sub}/recurrent_kernel": c.recurrent_kernel, f"{sub}/bias": c.bias,
+            f"{sub}/input_w": c.w_in, f"{sub}/input_b": c.b_in, f"{sub}/output_w": c.w_out, f"{sub}/output_b": c.b_out,
+            f"{sub}/sparsity_mask": c.recurrent_mask, f"{sub}/sensory_sparsity_mask": c.input_mask, f"{sub}/active_mask": c.active_mask,
+        })
+    for sub, d in (("time_a", model.time.t_a), ("time_b", model.time.t_b), ("out_proj", model.out_proj)):
+        w[f"{sub}/kernel"], w[f"{sub}/bias"] = d.weight, d.bias
+    w = {k: np.asarray(v).astype(np.float32) for k, v in w.items()}
+    return w, {"d_model": 16, "num_heads": 2}
+
+
+def test_loader_round_trips_a_reference_model():
+    model = NAC(16, 2, key=jax.random.PRNGKey(4), backbone="reference", return_sequences=True)
+    w, cfg = _keras_names(model)
+    loaded = from_keras_weights(w, cfg, mode="exact", return_sequences=True)
+    x = jax.random.normal(jax.random.PRNGKey(5), (1, 12, 16), jnp.float32)
+    assert loaded.config.backbone == "reference" and loaded.q_proj.input_kernel.dtype == jnp.float32
+    np.testing.assert_array_equal(np.asarray(loaded(x)), np.asarray(model(x)))
+
+
+def test_loader_refuses_missing_or_misshapen_weights():
+    model = NAC(16, 2, key=jax.random.PRNGKey(4), backbone="reference")
+    w, cfg = _keras_names(model)
+    with pytest.raises(BadInput, match="time_a/kernel"):
+        from_keras_weights({k: v for k, v in w.items() if k != "time_a/kernel"}, cfg)
+    with pytest.raises(BadInput, match="shape"):
+        from_keras_weights({**w, "out_proj/bias": np.zeros(3, np.float32)}, cfg)
+    with pytest.raises(BadInput, match="num_heads"):
+        from_keras_weights(w, {"d_model": 16})
+    bad = dict(w)
+    bad["q_proj/sensory_sparsity_mask"] = bad["q_proj/sensory_sparsity_mask"].copy()
+    bad["q_proj/sensory_sparsity_mask"][0, np.argmax(bad["q_proj/sensory_sparsity_mask"][0])] = 0  # a partial column
+    with pytest.raises(BadInput, match="whole columns"):
+        from_keras_weights(bad, cfg)
+
+
+def test_reference_exact_logits_use_the_public_form():
+    """The public layer computes 1 - exp(-omega t); with omega t = 1e-4 the float32 result is
+    1 minus a float32 in [0.5, 1), an exact multiple of 2^-24 (Sterbenz); the former
+    -expm1(-omega t) was not (it fails this test)."""
+    phi, omega, t = jnp.float32(0.5), jnp.float32(1.0), jnp.float32(1e-4)
+    a = float(logits(phi, omega, t, "exact", public_form=True))
+    scaled = a / 0.5 * 2.0**24
+    assert scaled == round(scaled) and abs(a - 0.5 * -math.expm1(-1e-4)) < 0.5 * 2.0**-23
+    acc = float(logits(phi, omega, t, "exact"))
+    assert acc / 0.5 * 2.0**24 != round(acc / 0.5 * 2.0**24)
+    model = NAC(8, 2, key=jax.random.PRNGKey(0), backbone="reference", topk=4)
+    x = jax.random.normal(jax.random.PRNGKey(1), (1, 6, 8), jnp.float32)
+    tr = model.trace(x)
+    one_minus = np.asarray(tr.logits) / (np.asarray(tr.phi) / np.asarray(tr.omega)).astype(np.float32)
+    np.testing.assert_allclose(one_minus * 2.0**24, np.round(one_minus * 2.0**24), atol=0.02)
+
+
+@pytest.mark.parametrize("name", ["exp", "log1p", "sigmoid", "softplus"])
+def test_jax_elementary_functions_within_the_assumed_ulps(name):
+    """The parity tolerance assumes E_FN ulps per exp / log1p / logistic call (Eigen's documented
+    worst case for TF's sigmoid); check XLA's float32 versions on a dense grid against float64."""
+    lo, hi = {"exp": (-87.0, 88.0), "log1p": (-0.99, 1e4), "sigmoid": (-80.0, 80.0), "softplus": (-80.0, 80.0)}[name]
+    x = np.linspace(lo, hi, 400_001, dtype=np.float32)
+    if name == "log1p":
+        x = np.concatenate([x, np.float32(10.0) ** np.linspace(-30, 0, 20_001, dtype=np.float32)])
+    f32 = {"exp": jnp.exp, "log1p": jnp.log1p, "sigmoid": jax.nn.sigmoid, "softplus": jax.nn.softplus}[name]
+    x64 = x.astype(np.float64)
+    exact = {"exp": np.exp, "log1p": np.log1p, "sigmoid": lambda v: 1 / (1 + np.exp(-v)), "softplus": lambda v: np.logaddexp(v, 0)}[name](x64)
+    got = np.asarray(jax.jit(f32)(jnp.asarray(x))).astype(np.float64)
+    ok = exact >= np.finfo(np.float32).tiny
+    ulps = np.abs(got - exact)[ok] / np.spacing(exact[ok].astype(np.float32)).astype(np.float64)
+    assert ulps.max() <= E_FN
+
+
+# ----------------------------------------------------------------------------- the golden fixture
+
+
+@needs_fixture
+def test_parity_holds_on_the_golden_fixture(golden):
+    """Op by op (the compiled path runs in `nacverify check`): q, k, v and phi are bit-identical
+    to the public layer's, the top-k indices identical without any tie, and every tensor of
+    every mode within its derived tolerance."""
+    out = reference_parity_outcome(golden, paths=("eager",))
+    assert out.verdict == Verdict.HOLDS, out.message
+    s = out.evidence.scalars
+    for mode in ("exact", "euler", "steady"):
+        assert s[f"eager_{mode}_index_mismatches"] == 0 and s[f"eager_{mode}_ties"] == 0
+        for t in ("q", "k", "v", "phi"):
+            assert s[f"eager_{mode}_{t}_bit_equal"] == 1.0
+        assert s[f"eager_{mode}_omega_max_ulps"] <= 1.0  # softplus by another formula: one rounding apart
+    assert np.max(out.evidence.arrays["max_ratio_to_tolerance"]) <= 1.0
+
+
+@needs_fixture
+def test_a_perturbed_weight_is_refuted(golden):
+    """The backbone bias enters phi and omega of every pair: 1e-4 on it moves phi by about
+    0.25 * 0.54e-4 = 1.3e-5, some 200 ulps, far outside phi's tolerance of about 11 ulps."""
+    bad = dict(golden)
+    for mode in ("exact", "euler", "steady"):
+        b = bad[f"{mode}/weights/out/bias"].copy()
+        b[0] += np.float32(1e-4)
+        bad[f"{mode}/weights/out/bias"] = b
+    fig = parity_mode(bad, "steady", jit=False)["figures"]
+    assert fig["phi"]["max_ratio"] > 1 and fig["phi"]["max_ulps"] > 100
+    out = reference_parity_outcome(bad, paths=("eager",))
+    assert out.verdict == Verdict.REFUTED and "derived tolerance" in out.message
+
+
+@needs_fixture
+def test_loader_reads_the_fixture_and_its_groups(golden):
+    w, cfg, groups = golden_arrays(golden, "euler")
+    model = from_keras_weights(w, cfg, mode="euler", groups=groups)
+    assert (model.config.d_model, model.config.num_heads, model.config.topk, model.config.mode) == (16, 2, 8, "euler")
+    assert model.backbone.cell.input_index == (4, 10, 13, 14, 16) and model.backbone.cell.output_index == (0,)
+    wrong = dict(groups, **{"out_ncp/input_indices": np.arange(5)})
+    with pytest.raises(BadInput, match="input group"):
+        from_keras_weights(w, cfg, mode="euler", groups=wrong)
+
+
+@needs_fixture
+@pytest.mark.parametrize("mode", ["exact", "euler", "steady"])
+def test_audit_of_the_fixture_gates(golden, mode):
+    """The public layer's own gates, audited: phi and omega are one constant over all 768 pairs,
+    so audit.gate_variation is refuted with that witness."""
+    entries = {name: golden[f"{mode}/{name}"] for name in ("phi", "omega", "t_pseudo", "logits", "attention")}
+    entries.update(mode=np.asarray(mode), delta_t=np.asarray(0.5), euler_steps=np.asarray(5), dt=np.asarray(1.0), topk=np.asarray(8))
+    assert np.unique(entries["phi"]).size == 1 and np.unique(entries["omega"]).size == 1  # read off the fixture
+    res = {c.id: evaluate(c) for c in audit_claims(from_arrays(entries, source=f"golden {mode}"))}
+    gv = res["audit.gate_variation"]
+    assert gv.outcome.verdict == Verdict.REFUTED, gv.outcome.message
+    w = gv.outcome.evidence.witness
+    assert w["phi"] == w["other_phi"] == float(golden[f"{mode}/phi"].flat[0]) and w["omega"] == w["other_omega"] == float(golden[f"{mode}/omega"].flat[0])
+    # A = phi/omega = 0.703 < log 7: no row can be sharp (as for every shared-head export)
+    assert res["audit.sharpness"].outcome.verdict == Verdict.REFUTED
+    expected_holds = {"audit.omega_positive", "audit.thm1_interval", "audit.logits_consistent", "audit.attention_rows"}
+    assert {cid for cid, r in res.items() if r.outcome.verdict == Verdict.HOLDS} == expected_holds | ({"audit.euler_margin"} if mode == "euler" else set())
+
+
+def test_missing_fixture_is_inconclusive_and_says_why(monkeypatch):
+    import nacverify.checks.model_claims as mc
+    from nacverify.claims import CheckContext
+
+    monkeypatch.setattr(mc, "find_reference_dir", lambda: None)
+    out = mc._reference_parity(CheckContext())
+    assert out.verdict == Verdict.INCONCLUSIVE and "NACVERIFY_REFERENCE" in out.message
+
+
+def test_reference_dir_from_the_environment(monkeypatch, tmp_path):
+    from nacverify.checks.model_claims import REFERENCE_FILE
+
+    (tmp_path / REFERENCE_FILE).write_bytes(b"")
+    monkeypatch.setenv("NACVERIFY_REFERENCE", str(tmp_path / REFERENCE_FILE))
+    assert find_reference_dir() == tmp_path.resolve()
+    monkeypatch.setenv("NACVERIFY_REFERENCE", str(tmp_path))
+    assert find_reference_dir() == tmp_path.resolve()
