@@ -1,0 +1,67 @@
+"""`nacverify audit-ltc`: audit an LTC cell's export against seed 002 (reports/LTC_AUDIT_FORMAT.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from nacverify.audit.ltc_claims import DEFAULT_SOLVER_STEPS, DEFAULT_SOLVER_TOL, ltc_audit_claims
+from nacverify.audit.ltc_export import export_random_ncps
+from nacverify.audit.ltc_format import read_ltc_export
+from nacverify.claims import CheckContext, evaluate
+from nacverify.errors import BadInput
+from nacverify.report import Report, check_writable, default_report_path
+
+from ._common import command_line, console, finish, guarded, print_witnesses, progress_bar, verdict_table
+
+NCPS = "ncps export (--export-ncps)"
+
+
+@guarded
+def audit_ltc(
+    file: Annotated[Optional[Path], typer.Argument(help="LTC-cell export (.npz or HDF5); see reports/LTC_AUDIT_FORMAT.md.")] = None,
+    tol: Annotated[float, typer.Option("--tol", help="Relative per-step tolerance of the fused solver against an adaptive float64 solve.")] = DEFAULT_SOLVER_TOL,
+    solver_steps: Annotated[int, typer.Option("--solver-steps", help="Steps solved by diffrax (the longest intervals, then an even spread).")] = DEFAULT_SOLVER_STEPS,
+    gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one (holds).")] = True,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/audit-ltc-<file>-<UTC>.h5).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out (and --export-ncps file).")] = False,
+    export_ncps: Annotated[Optional[Path], typer.Option("--export-ncps", help="Write a seeded default ncps.torch LTC's export to this .npz/.h5 file, then audit it.", rich_help_panel=NCPS)] = None,
+    units: Annotated[int, typer.Option(help="Units (fully connected).", rich_help_panel=NCPS)] = 16,
+    inputs: Annotated[int, typer.Option(help="Input features.", rich_help_panel=NCPS)] = 4,
+    steps: Annotated[int, typer.Option(help="Sequence length.", rich_help_panel=NCPS)] = 100,
+    elapsed: Annotated[Optional[float], typer.Option(help="Elapsed time of every step (default: irregular, log-uniform in [0.1, 10]).", rich_help_panel=NCPS)] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the parameters and the input.", rich_help_panel=NCPS)] = 0,
+) -> None:
+    """Audit an LTC cell: its steps against seed 002's fused solver (eq. 8-9), positive conductances, eq. 13's state
+    bounds, eq. 10's time constants, and the fused solver's error against an adaptive float64 solve."""
+    if (file is None) == (export_ncps is None):
+        raise BadInput("give an LTC-cell export FILE or --export-ncps PATH (one of them)")
+    out_path = check_writable(out or default_report_path(f"audit-ltc-{(file or export_ncps).stem}"), overwrite=force)
+    if export_ncps is not None:
+        file, _ = export_random_ncps(export_ncps, units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, overwrite=force)
+        console.print(f"export: {file} (ncps.torch LTC, {units} units, {inputs} inputs, {steps} steps, seed {seed})", markup=False)
+    export = read_ltc_export(file)
+    report = Report(command=command_line(), seed=seed if export_ncps is not None else None)
+    with progress_bar(export.T * export.B * export.N * export.N > 2_000_000) as progress:
+        task = progress.add_task("audit-ltc", total=export.T + 2)
+        claims = ltc_audit_claims(export, tol=tol, solver_steps=solver_steps, progress=lambda n: progress.advance(task, n))
+        results = []
+        for claim in claims:
+            results.append(evaluate(claim, CheckContext()))
+            if claim.id == "audit.ltc.positivity":
+                progress.advance(task, 1)
+        progress.advance(task, 1)
+    report.results = results
+    report.sections["audit_ltc"] = {
+        "file": str(file), "steps": export.T, "batch": export.B, "units": export.N, "inputs": export.M,
+        "attributes": {k: v for k, v in export.attrs().items()}, "tolerance": tol, "solver_steps": solver_steps,
+        "ignored_entries": ", ".join(export.ignored) or "none",
+    }
+    if export.ignored:
+        console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
+    title = f"LTC audit of {file} ({export.T} steps, batch {export.B}, {export.N} units, {export.ode_unfolds} unfolds)"
+    console.print(verdict_table(report.results, title=title))
+    print_witnesses(report.results)
+    raise finish(report, out_path, force=force, gate=gate)

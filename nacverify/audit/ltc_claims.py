@@ -1,0 +1,499 @@
+r"""The LTC audit claims: what seed 002 asks of an LTC cell's implementation (one `LTCExport`).
+
+Every check recomputes in float64 from the exported parameters (cm, gleak, w, sensory_w as
+*used*: softplus(raw) under implicit constraints, raw otherwise). In seed 002's notation the
+cell integrates eq. 1 with eq. 2 synapses plus sensory synapses from the mapped input
+$I = x \cdot input\_w + input\_b$,
+
+$$C_{m,i}\dot v_i = G_{leak,i}(V_{leak,i} - v_i) + \sum_j g_{ji}(v_j)(E_{ji} - v_i) + \sum_m g^s_{mi}(I_m)(E^s_{mi} - v_i),
+\qquad g_{ji}(v_j) = w_{ji}\,\mathrm{mask}_{ji}\,\sigma\big(\sigma_{ji}(v_j - \mu_{ji})\big)$$
+
+(ncps layout [presynaptic, postsynaptic]; gamma = sigma, mu_002 = -mu), and the fused step
+(eq. 8-9, biophysical analogue) with $\Delta t$ = elapsed / ode_unfolds, $c_t = C_m/\Delta t$:
+
+$$v \leftarrow \frac{c_t v + G_{leak} V_{leak} + \sum_j g_{ji} E_{ji} + \sum_m g^s_{mi} E^s_{mi}}
+{c_t + G_{leak} + \sum_j g_{ji} + \sum_m g^s_{mi} + \epsilon}\quad\text{(ode\_unfolds times per step).}$$
+
+Expected verdicts without ``--expect``: ``holds`` for a healthy cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+from .ltc_format import LTCExport
+
+__all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
+           "fused_step", "ltc_rhs", "UNFOLD_GRID"]
+
+SEED002 = "002_02b8eaa764ffef08.txt"
+DEFAULT_SOLVER_TOL = 1e-2
+DEFAULT_SOLVER_STEPS = 256  # IVPs solved by diffrax: the longest intervals first, then evenly spread steps
+REF_RTOL = 1e-8  # reference solve; its error is estimated from a second solve at 100 x this
+UNFOLD_GRID = (1, 2, 3, 6, 12, 24, 48, 96)
+STEP_SAFETY = 4  # tolerance = STEP_SAFETY * (N + M + 8) * eps * (sum over unfolds of each unfold's magnitude)
+CHUNK_ELEMENTS = 8_000_000  # (steps * B * N * N) per chunk of the vectorised recomputation
+EPS64 = float(np.finfo(np.float64).eps)
+
+LTC_CLAIM_IDS = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants", "audit.ltc.solver_error")
+
+
+def _sig(z, xp=np):
+    return 0.5 * (1.0 + xp.tanh(0.5 * z))  # the logistic function without overflow warnings
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """float64 parameters as used."""
+
+    cm: np.ndarray
+    gleak: np.ndarray
+    vleak: np.ndarray
+    w: np.ndarray  # used * mask
+    sigma: np.ndarray
+    mu: np.ndarray
+    erev: np.ndarray
+    sw: np.ndarray  # used * mask
+    ssigma: np.ndarray
+    smu: np.ndarray
+    serev: np.ndarray
+    epsilon: float
+
+    @classmethod
+    def of(cls, e: LTCExport) -> "_Cell":
+        return cls(e.used("cm"), e.used("gleak"), e.p("vleak"), e.used("w") * e.p("sparsity_mask"), e.p("sigma"), e.p("mu"),
+                   e.p("erev"), e.used("sensory_w") * e.p("sensory_sparsity_mask"), e.p("sensory_sigma"), e.p("sensory_mu"),
+                   e.p("sensory_erev"), e.epsilon)
+
+    def sensory(self, I, xp=np):  # I (..., M) -> g^s (..., M, N)
+        return self.sw * _sig(self.ssigma * (I[..., :, None] - self.smu), xp)
+
+    def synaptic(self, v, xp=np):  # v (..., N) -> g (..., N, N)
+        return self.w * _sig(self.sigma * (v[..., :, None] - self.mu), xp)
+
+
+def fused_step(cell: _Cell, v, I, elapsed, unfolds: int, *, with_scale: bool = False, xp=np):
+    """The fused update (module docstring) in float64: v (S, N), I (S, M), elapsed (S,).
+    With `with_scale`, also the sum over unfolds of each unfold's rounding magnitude
+    (|numerator terms| + |v_new| |denominator terms|) / |denominator|, per (S, N)."""
+    gs = cell.sensory(I, xp)
+    num_s, den_s = xp.sum(gs * cell.serev, axis=-2), xp.sum(gs, axis=-2)
+    abs_s, absden_s = xp.sum(xp.abs(gs * cell.serev), axis=-2), xp.sum(xp.abs(gs), axis=-2)
+    cm_t = cell.cm / (elapsed[:, None] / unfolds)
+    scale = xp.zeros_like(v)
+    for _ in range(unfolds):
+        g = cell.synaptic(v, xp)
+        num = cm_t * v + cell.gleak * cell.vleak + xp.sum(g * cell.erev, axis=-2) + num_s
+        den = cm_t + cell.gleak + xp.sum(g, axis=-2) + den_s + cell.epsilon
+        v_new = num / den
+        if with_scale:
+            abs_num = xp.abs(cm_t * v) + xp.abs(cell.gleak * cell.vleak) + xp.sum(xp.abs(g * cell.erev), axis=-2) + abs_s
+            abs_den = xp.abs(cm_t) + xp.abs(cell.gleak) + xp.sum(xp.abs(g), axis=-2) + absden_s + cell.epsilon
+            scale = scale + (abs_num + xp.abs(v_new) * abs_den) / xp.abs(den)
+        v = v_new
+    return (v, scale) if with_scale else v
+
+
+def _fast_fused(cell: _Cell, v, I, elapsed, unfolds: int, with_scale: bool = False):
+    """`fused_step` compiled with JAX in float64 (same formula; numpy in, numpy out)."""
+    import jax
+    import jax.numpy as jnp
+
+    from ..precision import float64
+
+    key = ("fused", unfolds, with_scale)
+    if key not in _JIT:
+        def run(params, eps, v, I, el):
+            return fused_step(_Cell(*params, epsilon=eps), v, I, el, unfolds, with_scale=with_scale, xp=jnp)
+
+        _JIT[key] = jax.jit(run)
+    with float64():
+        params = tuple(jnp.asarray(getattr(cell, f)) for f in _FIELDS)
+        out = _JIT[key](params, jnp.asarray(cell.epsilon), jnp.asarray(v), jnp.asarray(I), jnp.asarray(elapsed))
+        return tuple(np.asarray(o) for o in out) if with_scale else np.asarray(out)
+
+
+def ltc_rhs(cell: _Cell, v, I, xp=np):
+    """dv/dt of the cell's ODE (module docstring), in namespace `xp`."""
+    gs = cell.sw * (0.5 * (1.0 + xp.tanh(0.5 * cell.ssigma * (I[:, None] - cell.smu))))
+    g = cell.w * (0.5 * (1.0 + xp.tanh(0.5 * cell.sigma * (v[:, None] - cell.mu))))
+    cur = cell.gleak * (cell.vleak - v) + xp.sum(g * (cell.erev - v[None, :]), axis=0) + xp.sum(gs * (cell.serev - v[None, :]), axis=0)
+    return cur / cell.cm
+
+
+def _chunks(e: LTCExport):
+    rows = max(1, CHUNK_ELEMENTS // max(1, e.B * e.N * max(e.N, e.M)))
+    for start in range(0, e.T, rows):
+        yield slice(start, min(e.T, start + rows))
+
+
+def _where(e: LTCExport, flat: int, shape) -> dict:
+    idx = [int(i) for i in np.unravel_index(int(flat), shape)]
+    return dict(zip(("step", "batch", "unit")[: len(idx)], idx))
+
+
+# ---------------------------------------------------------------------------- shared pass
+@dataclass
+class _Pass:
+    """What one vectorised sweep over the trajectory yields (the step and tau_sys checks share it)."""
+
+    step_err: np.ndarray  # (T, B, N) |recomputed - exported|
+    step_tol: np.ndarray  # (T, B, N)
+    tau: np.ndarray  # (T, B, N) tau_sys at the exported state and input of each step
+    out_err: np.ndarray | None
+    out_tol: np.ndarray | None
+
+
+def _sweep(e: LTCExport, progress: Callable[[int], None] | None = None) -> _Pass:
+    cell = _Cell.of(e)
+    I_all = e.mapped_inputs()
+    states = e.states.astype(np.float64)
+    T, B, N, M = e.T, e.B, e.N, e.M
+    eps = e.dtype_eps
+    ops = N + M + 8
+    err, tol, tau = (np.empty((T, B, N)) for _ in range(3))
+    for sl in _chunks(e):
+        n = sl.stop - sl.start
+        v = states[sl].reshape(n * B, N)
+        I = I_all[sl].reshape(n * B, M)
+        el = e.elapsed[sl].astype(np.float64).reshape(n * B)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            new, scale = _fast_fused(cell, v, I, el, e.ode_unfolds, with_scale=True)
+            g, gs = cell.synaptic(v), cell.sensory(I)
+            tau[sl] = (cell.cm / (cell.gleak + np.sum(g, axis=-2) + np.sum(gs, axis=-2))).reshape(n, B, N)
+        exported = states[sl.start + 1: sl.stop + 1].reshape(n * B, N)
+        err[sl] = np.abs(new - exported).reshape(n, B, N)
+        tol[sl] = (STEP_SAFETY * ops * eps * scale + 2 * eps * np.abs(exported)).reshape(n, B, N)
+        if progress is not None:
+            progress(n)
+    out_err = out_tol = None
+    if e.outputs is not None:
+        K = e.outputs.shape[2]
+        y = states[1:, :, :K] * e.p("output_w")[:K] + e.p("output_b")[:K]
+        out_err = np.abs(y - e.outputs.astype(np.float64))
+        out_tol = STEP_SAFETY * 4 * eps * (np.abs(states[1:, :, :K] * e.p("output_w")[:K]) + np.abs(e.p("output_b")[:K]) + np.abs(y))
+    return _Pass(err, tol, tau, out_err, out_tol)
+
+
+# ---------------------------------------------------------------------------- checks
+def _step(e: LTCExport, sw: _Pass) -> Outcome:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(sw.step_tol > 0, sw.step_err / sw.step_tol, np.where(sw.step_err > 0, np.inf, 0.0))
+    ratio = np.where(np.isnan(ratio), np.inf, ratio)
+    flat = int(np.argmax(ratio))
+    off = ratio > 1
+    w = {**_where(e, flat, ratio.shape), "exported": float(e.states.reshape(-1, e.N)[e.B:].reshape(-1)[flat]),
+         "recomputed_error": float(sw.step_err.flat[flat]), "tolerance": float(sw.step_tol.flat[flat]),
+         "elapsed": float(e.elapsed.flat[flat // e.N])}
+    eps = e.dtype_eps
+    scalars = {"steps": e.T, "batch": e.B, "units": e.N, "inputs": e.M, "ode_unfolds": e.ode_unfolds, "dtype_eps": eps,
+               "max_abs_error": float(np.max(sw.step_err)), "max_error_over_tolerance": float(ratio.flat[flat]),
+               "values_off": int(off.sum()), "safety": STEP_SAFETY, "ops_per_sum": e.N + e.M + 8}
+    problems = []
+    if off.any():
+        problems.append(f"{int(off.sum())} of {ratio.size} state values differ from the fused update (worst {w['recomputed_error']:.3g} "
+                        f"= {w['recomputed_error'] / max(w['tolerance'], 1e-300):.3g} x tolerance at step {w['step']}, batch {w['batch']}, unit {w['unit']})")
+    if sw.out_err is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            oratio = np.where(sw.out_tol > 0, sw.out_err / sw.out_tol, np.where(sw.out_err > 0, np.inf, 0.0))
+        scalars["max_output_error"] = float(np.max(sw.out_err))
+        scalars["outputs_off"] = int((oratio > 1).sum())
+        if (oratio > 1).any():
+            of = int(np.argmax(oratio))
+            w["output_index"] = str([int(i) for i in np.unravel_index(of, oratio.shape)])
+            problems.append(f"{int((oratio > 1).sum())} outputs differ from v[:K] * output_w + output_b (worst {float(sw.out_err.flat[of]):.3g})")
+    ev = Evidence({"error_over_tolerance_per_step": np.max(ratio, axis=(1, 2)), "abs_error_per_step": np.max(sw.step_err, axis=(1, 2))}, scalars, w)
+    rule = (f"tolerance {STEP_SAFETY} (N + M + 8) eps sum_u |terms_u|/|den_u| + 2 eps |v|, eps = {eps:.3g} (the export's dtype), "
+            f"{e.ode_unfolds} unfolds")
+    if problems:
+        return Outcome(Verdict.REFUTED, "; ".join(problems) + f" [{rule}]", ev)
+    return Outcome(Verdict.HOLDS, f"all {e.T} steps x {e.B} x {e.N} units equal the fused update to rounding: worst "
+                   f"{scalars['max_error_over_tolerance']:.3g} of the tolerance (max |error| {scalars['max_abs_error']:.3g}) [{rule}]", ev)
+
+
+def _positivity(e: LTCExport) -> Outcome:
+    how = "softplus(raw) (implicit_param_constraints)" if e.implicit_param_constraints else "raw values (no implicit constraints)"
+    entries = {"w": (e.used("w"), e.p("sparsity_mask") != 0, 0.0, ">= 0"),
+               "sensory_w": (e.used("sensory_w"), e.p("sensory_sparsity_mask") != 0, 0.0, ">= 0"),
+               "gleak": (e.used("gleak"), np.ones(e.N, bool), 0.0, ">= 0"),
+               "cm": (e.used("cm"), np.ones(e.N, bool), None, "> 0")}
+    scalars: dict = {"implicit_param_constraints": int(e.implicit_param_constraints)}
+    arrays = {}
+    bad, worst = [], None
+    for name, (vals, mask, _, rule) in entries.items():
+        present = vals[mask]
+        negative = (present <= 0) if name == "cm" else (present < 0)
+        scalars[f"min_{name}"] = float(present.min()) if present.size else float("nan")
+        scalars[f"{name}_violations"] = int(negative.sum())
+        arrays[f"{name}_used"] = vals
+        if negative.any():
+            idx = np.argwhere(mask & ((vals <= 0) if name == "cm" else (vals < 0)))
+            k = int(np.argmin(vals[tuple(idx.T)]))
+            where = [int(i) for i in idx[k]]
+            bad.append(f"{name}: {int(negative.sum())} of {present.size} not {rule} (min {float(vals[tuple(where)]):.4g} at {where})")
+            if worst is None:
+                worst = {"parameter": name, "index": str(where), "value_used": float(vals[tuple(where)]),
+                         "raw": float(e.p(name)[tuple(where)])}
+    ev = Evidence(arrays, scalars, worst or {})
+    if bad:
+        return Outcome(Verdict.REFUTED, f"as used ({how}): " + "; ".join(bad) +
+                       " (eq. 2: w 'always positive'; ncps' LTCCell relies on apply_weight_constraints() after each optimizer step)", ev)
+    return Outcome(Verdict.HOLDS, f"as used ({how}): w >= 0 (min {scalars['min_w']:.3g}), sensory_w >= 0 (min {scalars['min_sensory_w']:.3g}), "
+                   f"gleak >= 0 (min {scalars['min_gleak']:.3g}), cm > 0 (min {scalars['min_cm']:.3g}) on every existing synapse and unit", ev)
+
+
+def _bounds(e: LTCExport):
+    """Eq. 13 per unit: [min(vleak, E of incoming synapses), max(...)] over existing synapses."""
+    mask, smask = e.p("sparsity_mask") != 0, e.p("sensory_sparsity_mask") != 0
+    erev, serev, vleak = e.p("erev"), e.p("sensory_erev"), e.p("vleak")
+    lo = np.minimum(vleak, np.minimum(np.where(mask, erev, np.inf).min(axis=0), np.where(smask, serev, np.inf).min(axis=0)))
+    hi = np.maximum(vleak, np.maximum(np.where(mask, erev, -np.inf).max(axis=0), np.where(smask, serev, -np.inf).max(axis=0)))
+    return lo, hi
+
+
+def _state_bounds(e: LTCExport) -> Outcome:
+    lo, hi = _bounds(e)
+    v = e.states.astype(np.float64)
+    v0 = v[0]
+    lo_b, hi_b = np.minimum(lo, v0), np.maximum(hi, v0)  # (B, N): a start outside may only approach the interval
+    eps = e.dtype_eps
+    mag = np.maximum(np.abs(lo_b), np.abs(hi_b))
+    tol = 8 * (e.N + e.M + 8) * eps * mag
+    cm_t_min = e.used("cm") * e.ode_unfolds / float(np.max(e.elapsed))
+    zero_outside = (lo_b > 0) | (hi_b < 0)  # then epsilon's shrink towards 0 can leave the hull slightly
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shrink = np.where(zero_outside, mag * np.minimum(1.0, e.T * e.ode_unfolds * e.epsilon / np.abs(cm_t_min)), 0.0)
+    tol = tol + shrink
+    excess = np.maximum(v - hi_b, lo_b - v) - tol  # (T+1, B, N)
+    flat = int(np.argmax(excess))
+    step, b, i = (int(x) for x in np.unravel_index(flat, excess.shape))
+    out = excess > 0
+    neg_in = (e.used("w") * e.p("sparsity_mask"))[:, i].min() < 0 or (e.used("sensory_w") * e.p("sensory_sparsity_mask"))[:, i].min() < 0
+    w = {"step": step, "batch": b, "unit": i, "v": float(v[step, b, i]), "lower": float(lo_b[b, i]), "upper": float(hi_b[b, i]),
+         "v0": float(v0[b, i]), "unit_has_negative_conductance": bool(neg_in)}
+    started_outside = int(((v0 < lo) | (v0 > hi)).sum())
+    scalars = {"values": int(v.size), "values_outside": int(out.sum()), "max_excess": float(excess.flat[flat] + tol[b, i]),
+               "starts_outside": started_outside, "min_slack": float(-np.max(excess + tol[None]))}
+    first = int(np.argmax(out.reshape(v.shape[0], -1).any(axis=1))) if out.any() else -1
+    scalars["first_step_outside"] = first
+    ev = Evidence({"lower": lo, "upper": hi, "max_excess_per_step": np.max(excess + tol[None], axis=(1, 2))}, scalars, w)
+    note = f"; {started_outside} unit(s) start outside (their bound is widened to v(0))" if started_outside else ""
+    if out.any():
+        why = " (that unit has a negative conductance as used)" if neg_in else ""
+        return Outcome(Verdict.REFUTED, f"{int(out.sum())} of {v.size} state values leave eq. 13's [min(vleak, E), max(vleak, E)]; first at step "
+                       f"{first}; worst v = {w['v']:.6g} vs [{w['lower']:.4g}, {w['upper']:.4g}] at step {step}, batch {b}, unit {i}{why}{note}", ev)
+    return Outcome(Verdict.HOLDS, f"all {e.T + 1} x {e.B} x {e.N} state values inside eq. 13's bounds (min slack {scalars['min_slack']:.3g}){note}", ev)
+
+
+def _time_constants(e: LTCExport, sw: _Pass) -> Outcome:
+    cm, gleak = e.used("cm"), e.used("gleak")
+    wsum = np.sum(e.used("w") * e.p("sparsity_mask"), axis=0) + np.sum(e.used("sensory_w") * e.p("sensory_sparsity_mask"), axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tmin = cm / (gleak + wsum)
+        tmax = np.where(gleak > 0, cm / gleak, np.inf)
+    tau = sw.tau
+    rel = 16 * (e.N + e.M + 4) * EPS64
+    with np.errstate(invalid="ignore"):
+        below = np.where(np.isfinite(tau) & (tau > 0), np.maximum(tmin * (1 - rel) - tau, 0.0) / np.abs(tmin), np.inf)
+        above = np.where(np.isfinite(tau) & (tau > 0), np.where(np.isfinite(tmax), np.maximum(tau - tmax * (1 + rel), 0.0) / np.abs(tmax), 0.0), np.inf)
+    viol = np.maximum(below, above)
+    viol = np.where(np.isnan(viol), np.inf, viol)
+    bad = (viol > 0) | ~((tmin > 0) & (tmax > 0))[None, None, :]
+    flat = int(np.argmax(np.where(bad, viol + 1, 0.0))) if bad.any() else int(np.argmin(np.minimum(tau / tmin, tmax / tau)))
+    step, b, i = (int(x) for x in np.unravel_index(flat, tau.shape))
+    w = {"step": step, "batch": b, "unit": i, "tau_sys": float(tau[step, b, i]), "tau_min": float(tmin[i]), "tau_max": float(tmax[i]),
+         "cm": float(cm[i]), "gleak": float(gleak[i]), "sum_w": float(wsum[i])}
+    finite = tau[np.isfinite(tau)]
+    scalars = {"values": int(tau.size), "values_outside": int(bad.sum()), "nonpositive_tau_sys": int((~(tau > 0)).sum()),
+               "min_tau_sys": float(finite.min()) if finite.size else float("nan"), "max_tau_sys": float(finite.max()) if finite.size else float("nan")}
+    ev = Evidence({"tau_min": tmin, "tau_max": tmax, "tau_sys_min_per_step": np.min(tau, axis=(1, 2)), "tau_sys_max_per_step": np.max(tau, axis=(1, 2))},
+                  scalars, w)
+    if bad.any():
+        return Outcome(Verdict.REFUTED, f"{int(bad.sum())} of {tau.size} tau_sys values outside eq. 10's [C/(g + sum w), C/g] "
+                       f"({scalars['nonpositive_tau_sys']} non-positive or infinite: no decay); worst tau_sys = {w['tau_sys']:.4g} vs "
+                       f"[{w['tau_min']:.4g}, {w['tau_max']:.4g}] at step {step}, batch {b}, unit {i}", ev)
+    return Outcome(Verdict.HOLDS, f"tau_sys in [{scalars['min_tau_sys']:.4g}, {scalars['max_tau_sys']:.4g}], inside eq. 10's per-unit bounds "
+                   f"at all {e.T} steps x {e.B} x {e.N} units (eq. 11 with tau = C/g, W = sum w/C is the same interval)", ev)
+
+
+def _select_steps(e: LTCExport, limit: int) -> np.ndarray:
+    """Flat (step, batch) indices to solve: all if few, else the longest intervals and an even spread."""
+    total = e.T * e.B
+    if total <= limit:
+        return np.arange(total)
+    el = e.elapsed.reshape(-1)
+    longest = np.argsort(-el, kind="stable")[: limit // 2]
+    spread = np.linspace(0, total - 1, limit - longest.size).round().astype(int)
+    return np.unique(np.concatenate([longest, spread]))
+
+
+def _diffrax_solve(cell: _Cell, v0, I, elapsed, rtol, atol):
+    """Adaptive float64 solves of the cell ODE with I held, each over [0, elapsed] (time rescaled to [0, 1])."""
+    import jax.numpy as jnp
+
+    from ..precision import float64
+
+    with float64():
+        params = tuple(jnp.asarray(getattr(cell, f)) for f in _FIELDS)
+        out = _solve_batch(params, jnp.asarray(v0), jnp.asarray(I), jnp.asarray(elapsed), jnp.asarray(rtol), jnp.asarray(atol))
+        return np.asarray(out[0]), np.asarray(out[1]), int(np.max(np.asarray(out[2])))
+
+
+_FIELDS = ("cm", "gleak", "vleak", "w", "sigma", "mu", "erev", "sw", "ssigma", "smu", "serev")
+
+
+def _solve_batch_impl(params, v0, I, elapsed, rtol, atol):
+    import diffrax
+    import jax
+    import jax.numpy as jnp
+
+    cell = _Cell(*params, epsilon=0.0)
+
+    def one(v, inp, h):
+        def vf(s, y, args):
+            return h * ltc_rhs(cell, y, inp, jnp)
+
+        sol = diffrax.diffeqsolve(diffrax.ODETerm(vf), diffrax.Tsit5(), 0.0, 1.0, None, v,
+                                  stepsize_controller=diffrax.PIDController(rtol=rtol, atol=atol),
+                                  max_steps=100_000, throw=False)
+        return sol.ys[-1], sol.result == diffrax.RESULTS.successful, sol.stats["num_steps"]
+
+    return jax.vmap(one)(v0, I, elapsed)
+
+
+_JIT: dict = {}
+
+
+def _solve_batch(params, v0, I, elapsed, rtol, atol):
+    if "f" not in _JIT:
+        import equinox as eqx
+
+        _JIT["f"] = eqx.filter_jit(_solve_batch_impl)
+    return _JIT["f"](params, v0, I, elapsed, rtol, atol)
+
+
+def _solver_error(e: LTCExport, tol: float, limit: int) -> Outcome:
+    cell = _Cell.of(e)
+    idx = _select_steps(e, limit)
+    v0 = e.states[:-1].astype(np.float64).reshape(-1, e.N)[idx]
+    I = e.mapped_inputs().reshape(-1, e.M)[idx]
+    el = e.elapsed.astype(np.float64).reshape(-1)[idx]
+    if not (np.all(cell.cm > 0)):
+        return Outcome(Verdict.INAPPLICABLE, "cm <= 0 for some unit as used: the ODE C_m dv/dt = ... has no forward solution to compare with")
+    ref, ok, nsteps = _diffrax_solve(cell, v0, I, el, REF_RTOL, REF_RTOL * 1e-2)
+    coarse, ok2, _ = _diffrax_solve(cell, v0, I, el, REF_RTOL * 1e2, REF_RTOL)
+    if not (ok.all() and ok2.all()):
+        return Outcome(Verdict.INCONCLUSIVE, f"diffrax (Tsit5) did not finish {int((~ok).sum())} of {idx.size} interval solves (stiff or blowing up)")
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        fused = _fast_fused(cell, v0, I, el, e.ode_unfolds)
+        scale = np.maximum(np.max(np.abs(ref), axis=1), np.max(np.abs(v0), axis=1))
+        scale = np.where(scale > 0, scale, 1.0)
+        rel = np.max(np.abs(fused - ref), axis=1) / scale
+        solver_rel = np.max(np.abs(coarse - ref), axis=1) / scale * 1e-2 + 64 * EPS64  # the reference's error, estimated from the 100x coarser solve
+        grid = np.array(sorted(set(UNFOLD_GRID) | {e.ode_unfolds}))
+        by_unfolds = np.array([np.max(np.max(np.abs(_fast_fused(cell, v0, I, el, int(u)) - ref), axis=1) / scale) for u in grid])
+    over = rel - solver_rel > tol
+    sure_under = rel + solver_rel <= tol
+    k = int(np.argmax(rel))
+    flat = int(idx[k])
+    step, b = divmod(flat, e.B)
+    order = np.argsort(el, kind="stable")
+    prefix_ok = np.cumsum(~(rel[order] <= tol)) == 0
+    largest_ok = float(el[order][prefix_ok].max()) if prefix_ok.any() else 0.0
+    smallest_bad = float(el[over].min()) if over.any() else float("nan")
+    enough = [int(u) for u, err in zip(grid, by_unfolds) if err <= tol]
+    w = {"step": step, "batch": b, "elapsed": float(el[k]), "relative_error": float(rel[k]), "ode_unfolds": e.ode_unfolds,
+         "dt": float(el[k] / e.ode_unfolds)}
+    scalars = {"tolerance": tol, "steps_checked": int(idx.size), "steps_total": e.T * e.B, "max_relative_error": float(rel.max()),
+               "median_relative_error": float(np.median(rel)), "steps_over_tolerance": int(over.sum()),
+               "largest_elapsed_within_tolerance": largest_ok, "smallest_elapsed_over_tolerance": smallest_bad,
+               "max_solver_error_estimate": float(solver_rel.max()), "max_diffrax_steps": nsteps,
+               "unfolds_needed": enough[0] if enough else -1}
+    ev = Evidence({"checked_step": idx // e.B, "checked_batch": idx % e.B, "elapsed": el, "relative_error": rel,
+                   "solver_error_estimate": solver_rel, "unfolds_grid": grid, "max_relative_error_by_unfolds": by_unfolds}, scalars, w)
+    sample = "" if idx.size == e.T * e.B else f" (checked {idx.size} of {e.T * e.B} steps: the {limit // 2} longest intervals and an even spread)"
+    need = (f"; {scalars['unfolds_needed']} unfolds would meet it" if enough else f"; even {grid[-1]} unfolds would not meet it") + sample
+    if over.any():
+        return Outcome(Verdict.REFUTED, f"the fused solver ({e.ode_unfolds} unfolds) misses the adaptive float64 solution by more than {tol:g} "
+                       f"(relative, per step) at {int(over.sum())} of {idx.size} steps: worst {rel[k]:.3g} at elapsed {el[k]:.4g} "
+                       f"(step {step}); " + (f"elapsed <= {largest_ok:.4g} stays within" if largest_ok > 0 else "even the shortest checked interval does not") + need, ev)
+    if not sure_under.all():
+        return Outcome(Verdict.INCONCLUSIVE, f"worst relative error {rel.max():.3g} is within the solver's own error {solver_rel.max():.2g} "
+                       f"of the tolerance {tol:g}{sample}", ev)
+    return Outcome(Verdict.HOLDS, f"the fused solver ({e.ode_unfolds} unfolds) stays within {tol:g} of the adaptive float64 solution at every "
+                   f"checked step: worst {rel[k]:.3g} at elapsed {el[k]:.4g}, median {np.median(rel):.3g}{sample}", ev)
+
+
+# ---------------------------------------------------------------------------- claims
+LTC_CLAIM_SPECS: dict[str, tuple[str, str, str]] = {
+    "audit.ltc.step": (
+        f"{SEED002}, eq. 8-9 ('x(t+dt) = (x + dt f A)/(1 + dt(1/tau + f))') with eq. 1-2 (biophysical analogue)",
+        "every exported step equals the fused semi-implicit Euler update (dt = elapsed/ode_unfolds, ode_unfolds times) recomputed in float64 "
+        "from the exported state, input and parameters, to the export dtype's rounding",
+        "any export; parameters as used (softplus under implicit constraints)",
+    ),
+    "audit.ltc.positivity": (
+        f"{SEED002}, eq. 1-2 ('w_ij ... Always positive'; C_m, G_leak of an RC membrane); eq. 10 assumes it",
+        "conductances w, sensory_w (existing synapses), gleak >= 0 and capacitance cm > 0 as used",
+        "any export",
+    ),
+    "audit.ltc.state_bounds": (
+        f"{SEED002}, eq. 13 ('min(V_Leak, E^min) <= v_i(t) <= max(V_Leak, E^max)'); eq. 12 is the abstract analogue",
+        "every exported state value lies in [min(vleak_i, E of i's incoming synapses), max(...)] (widened to v_i(0) when it starts outside), "
+        "up to rounding",
+        "any export; eq. 13 assumes non-negative conductances (a refutation names the unit's sign)",
+    ),
+    "audit.ltc.time_constants": (
+        f"{SEED002}, eq. 10 ('C_i/(g_i + sum w_ij) <= tau_i <= C_i/g_i', no gap junctions) and eq. 11",
+        "tau_sys = cm/(gleak + sum of open conductances) of each unit at each exported state lies in eq. 10's per-unit interval",
+        "any export",
+    ),
+    "audit.ltc.solver_error": (
+        f"{SEED002}, eq. 8-9 (fused solver, 'applied L times per input time step for accuracy') vs eq. 1-2",
+        "per step, the fused update from the exported state is within the relative tolerance of an adaptive float64 (diffrax Tsit5, rtol 1e-8) "
+        "solution of the same ODE with the input held over the elapsed interval",
+        "cm > 0; piecewise-constant inputs; relative error = max-norm error / max(|v_ode|, |v_start|)",
+    ),
+}
+
+
+def ltc_audit_claims(export: LTCExport, *, tol: float = DEFAULT_SOLVER_TOL, solver_steps: int = DEFAULT_SOLVER_STEPS,
+                     progress: Callable[[int], None] | None = None) -> list[Claim]:
+    """The five LTC audit claims bound to one export (expected: holds, for a healthy cell).
+    The step and tau_sys checks share one sweep over the trajectory (`progress(n)` after each chunk)."""
+    from ..errors import BadInput
+
+    if not (np.isfinite(tol) and tol > 0):
+        raise BadInput(f"--tol must be > 0 and finite, got {tol}")
+    if solver_steps < 1:
+        raise BadInput(f"solver steps must be >= 1, got {solver_steps}")
+    cache: dict[str, _Pass] = {}
+
+    def sweep() -> _Pass:
+        if "p" not in cache:
+            cache["p"] = _sweep(export, progress)
+        return cache["p"]
+
+    checks: dict[str, Callable[[], Outcome]] = {
+        "audit.ltc.step": lambda: _step(export, sweep()),
+        "audit.ltc.positivity": lambda: _positivity(export),
+        "audit.ltc.state_bounds": lambda: _state_bounds(export),
+        "audit.ltc.time_constants": lambda: _time_constants(export, sweep()),
+        "audit.ltc.solver_error": lambda: _solver_error(export, tol, solver_steps),
+    }
+    claims = []
+    for cid in LTC_CLAIM_IDS:
+        source, statement, assumptions = LTC_CLAIM_SPECS[cid]
+        if cid == "audit.ltc.solver_error":
+            statement += f" ({tol:g})"
+
+        def check(ctx: CheckContext, fn=checks[cid]) -> Outcome:
+            return fn()
+
+        claims.append(Claim(cid, source, statement, assumptions, Verdict.HOLDS, "a healthy LTC cell satisfies it", check,
+                            group="audit-ltc", kind=Kind.IMPLEMENTATION))
+    return claims

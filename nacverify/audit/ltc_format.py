@@ -1,0 +1,280 @@
+r"""The LTC-cell exchange format of `nacverify audit-ltc` (reports/LTC_AUDIT_FORMAT.md).
+
+One biophysical LTC cell (seed 002 eq. 1-2, in the parameter layout of ``ncps``) and one run
+of it: T steps, batch B, N units, M sensory inputs, motor (output) size K <= N.
+
+==========================  ==========  ===================================================
+name                        shape       meaning
+==========================  ==========  ===================================================
+``cm``                      [N]         membrane capacitance C_m (raw, before make_positive)
+``gleak``                   [N]         leak conductance G_leak (raw)
+``vleak``                   [N]         leak potential V_leak
+``w``                       [N, N]      synaptic conductance, [presynaptic j, postsynaptic i] (raw)
+``sigma``                   [N, N]      sigmoid slope (seed 002: gamma)
+``mu``                      [N, N]      sigmoid midpoint, ncps sign (seed 002: mu_002 = -mu)
+``erev``                    [N, N]      reversal potential E
+``sensory_w``               [M, N]      sensory conductance (raw), [input m, unit i]
+``sensory_sigma``           [M, N]
+``sensory_mu``              [M, N]
+``sensory_erev``            [M, N]
+``sparsity_mask``           [N, N]      optional (default ones): multiplies the conductance
+``sensory_sparsity_mask``   [M, N]      optional (default ones)
+``input_w``, ``input_b``    [M]         optional input mapping I = x * input_w + input_b
+``output_w``, ``output_b``  [K]         optional output mapping y = v[:K] * output_w + output_b
+``inputs``                  [T, B, M]   the raw inputs x fed to the cell
+``elapsed``                 [T] / [T,B] elapsed time of each step (> 0)
+``states``                  [T+1, B, N] the implementation's state, states[0] the initial one
+``outputs``                 [T, B, K]   optional: the implementation's outputs
+==========================  ==========  ===================================================
+
+attributes: ``ode_unfolds`` (int >= 1), ``epsilon`` (>= 0), ``implicit_param_constraints``
+(0/1: softplus applied to cm, gleak, w, sensory_w at run time), optional ``implementation``
+(free text). The sigmoid is ``1/(1 + exp(-sigma (v_pre - mu)))``.
+Files: NPZ or HDF5 (as the NAC gate export, nacverify.audit.format), tagged ``format =
+"ltc-cell"``. Anything malformed is `BadInput` with a one-line message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import BadInput
+from .format import _HDF5_MAGIC, _NPY_MAGIC, _NPZ_MAGIC, _float_array, _number, _read_hdf5, _read_npz, _scalar
+
+__all__ = [
+    "LTCExport",
+    "read_ltc_export",
+    "ltc_from_arrays",
+    "write_ltc_export",
+    "LTC_FORMAT_TAG",
+    "LTC_FORMAT_VERSION",
+    "LTC_PARAMS",
+    "LTC_OPTIONAL",
+    "LTC_ATTRS",
+    "softplus",
+]
+
+LTC_FORMAT_TAG = "ltc-cell"
+LTC_FORMAT_VERSION = 1
+_UNIT = ("cm", "gleak", "vleak")
+_SYN = ("w", "sigma", "mu", "erev")
+_SENS = ("sensory_w", "sensory_sigma", "sensory_mu", "sensory_erev")
+LTC_PARAMS = _UNIT + _SYN + _SENS
+LTC_RUN = ("inputs", "elapsed", "states")
+LTC_OPTIONAL = ("sparsity_mask", "sensory_sparsity_mask", "input_w", "input_b", "output_w", "output_b", "outputs")
+LTC_ATTRS = ("ode_unfolds", "epsilon", "implicit_param_constraints", "implementation")
+_META = ("format", "format_version")
+_SUFFIXES = {".npz": "npz", ".h5": "hdf5", ".hdf5": "hdf5"}
+
+
+def softplus(x: np.ndarray) -> np.ndarray:
+    """log(1 + e^x) in float64, as torch.nn.Softplus (beta 1; torch switches to x above 20)."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(x > 20.0, x, np.log1p(np.exp(np.minimum(x, 20.0))))
+
+
+@dataclass(frozen=True)
+class LTCExport:
+    """A validated LTC-cell export. Arrays keep their exported dtype; `f64` gives float64 copies."""
+
+    params: dict[str, np.ndarray]
+    inputs: np.ndarray  # (T, B, M)
+    elapsed: np.ndarray  # (T, B)
+    states: np.ndarray  # (T+1, B, N)
+    outputs: np.ndarray | None
+    ode_unfolds: int
+    epsilon: float
+    implicit_param_constraints: bool
+    implementation: str = ""
+    source: str = "<arrays>"
+    ignored: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def T(self) -> int:
+        return int(self.states.shape[0] - 1)
+
+    @property
+    def B(self) -> int:
+        return int(self.states.shape[1])
+
+    @property
+    def N(self) -> int:
+        return int(self.states.shape[2])
+
+    @property
+    def M(self) -> int:
+        return int(self.inputs.shape[2])
+
+    @property
+    def motor(self) -> int:
+        for name in ("output_w", "output_b"):
+            if name in self.params:
+                return int(self.params[name].shape[0])
+        return self.N if self.outputs is None else int(self.outputs.shape[2])
+
+    def p(self, name: str) -> np.ndarray:
+        """A parameter in float64 (masks and mappings default to ones / identity)."""
+        if name in self.params:
+            return self.params[name].astype(np.float64)
+        shape = {"sparsity_mask": (self.N, self.N), "sensory_sparsity_mask": (self.M, self.N), "input_w": (self.M,),
+                 "input_b": (self.M,), "output_w": (self.motor,), "output_b": (self.motor,)}[name]
+        return np.zeros(shape) if name.endswith("_b") else np.ones(shape)
+
+    def used(self, name: str) -> np.ndarray:
+        """cm, gleak, w, sensory_w as the cell uses them: softplus(raw) under implicit constraints, raw otherwise."""
+        raw = self.p(name)
+        return softplus(raw) if self.implicit_param_constraints and name in ("cm", "gleak", "w", "sensory_w") else raw
+
+    @property
+    def dtype_eps(self) -> float:
+        """Machine epsilon of the implementation's arithmetic (the coarsest of states and parameters)."""
+        arrays = [self.states, *self.params.values()]
+        return max(float(np.finfo(a.dtype).eps) for a in arrays if a.dtype.kind == "f")
+
+    def mapped_inputs(self) -> np.ndarray:
+        """I = x * input_w + input_b in float64, (T, B, M)."""
+        return self.inputs.astype(np.float64) * self.p("input_w") + self.p("input_b")
+
+    def attrs(self) -> dict[str, Any]:
+        return {"ode_unfolds": self.ode_unfolds, "epsilon": self.epsilon,
+                "implicit_param_constraints": int(self.implicit_param_constraints), "implementation": self.implementation}
+
+
+def _shape(source: str, name: str, arr: np.ndarray, shape: tuple[int, ...], meaning: str) -> None:
+    if arr.shape != shape:
+        raise BadInput(f"{source}: {name} has shape {list(arr.shape)}, expected {list(shape)} ({meaning})")
+
+
+def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTCExport:
+    """Validate a mapping of names to arrays/values (the content of an LTC-cell export)."""
+    names = set(entries)
+    if "format" in entries:
+        tag = _scalar("format", entries["format"])
+        if tag != LTC_FORMAT_TAG:
+            raise BadInput(f"{source}: format is {tag!r}, not an LTC-cell export ({LTC_FORMAT_TAG!r})")
+    if "format_version" in entries:
+        version = _scalar("format_version", entries["format_version"])
+        if not isinstance(version, (int, float)) or int(version) != LTC_FORMAT_VERSION:
+            raise BadInput(f"{source}: format_version {version!r} is not supported (this nacverify reads {LTC_FORMAT_VERSION})")
+    missing = [n for n in LTC_PARAMS + LTC_RUN + ("ode_unfolds",) if n not in names]
+    if missing:
+        found = ", ".join(sorted(names)[:8]) or "nothing"
+        raise BadInput(f"{source}: required entr{'ies' if len(missing) > 1 else 'y'} {', '.join(missing)} missing (found: {found})")
+    try:
+        arrays = {n: _float_array(n, entries[n]) for n in LTC_PARAMS + LTC_RUN + LTC_OPTIONAL if n in entries}
+    except BadInput as exc:
+        raise BadInput(f"{source}: {exc}") from None
+    states = arrays["states"]
+    if states.ndim != 3 or states.shape[0] < 2 or min(states.shape) < 1:
+        raise BadInput(f"{source}: states must be [T+1, B, N] with T >= 1, got shape {list(states.shape)}")
+    T, B, N = states.shape[0] - 1, states.shape[1], states.shape[2]
+    inputs = arrays["inputs"]
+    if inputs.ndim != 3 or inputs.shape[:2] != (T, B) or inputs.shape[2] < 1:
+        raise BadInput(f"{source}: inputs has shape {list(inputs.shape)}, expected [T, B, M] = [{T}, {B}, M] (states is {list(states.shape)})")
+    M = inputs.shape[2]
+    for n in _UNIT:
+        _shape(source, n, arrays[n], (N,), "one per unit")
+    for n in _SYN:
+        _shape(source, n, arrays[n], (N, N), "[presynaptic, postsynaptic]")
+    for n in _SENS:
+        _shape(source, n, arrays[n], (M, N), "[input, unit]")
+    if "sparsity_mask" in arrays:
+        _shape(source, "sparsity_mask", arrays["sparsity_mask"], (N, N), "[presynaptic, postsynaptic]")
+    if "sensory_sparsity_mask" in arrays:
+        _shape(source, "sensory_sparsity_mask", arrays["sensory_sparsity_mask"], (M, N), "[input, unit]")
+    for n in ("input_w", "input_b"):
+        if n in arrays:
+            _shape(source, n, arrays[n], (M,), "one per input")
+    K = None
+    for n in ("output_w", "output_b"):
+        if n in arrays:
+            if arrays[n].ndim != 1 or not 1 <= arrays[n].shape[0] <= N or (K is not None and arrays[n].shape[0] != K):
+                raise BadInput(f"{source}: {n} has shape {list(arrays[n].shape)}, expected [K] with 1 <= K <= N = {N} (the motor units)")
+            K = arrays[n].shape[0]
+    if "outputs" in arrays:
+        out = arrays["outputs"]
+        if out.ndim != 3 or out.shape[:2] != (T, B) or not 1 <= out.shape[2] <= N or (K is not None and out.shape[2] != K):
+            raise BadInput(f"{source}: outputs has shape {list(out.shape)}, expected [T, B, K] = [{T}, {B}, {K or 'K <= N'}]")
+    elapsed = arrays["elapsed"]
+    if elapsed.shape == (T,):
+        elapsed = np.broadcast_to(elapsed[:, None], (T, B))
+    elif elapsed.shape != (T, B):
+        raise BadInput(f"{source}: elapsed has shape {list(elapsed.shape)}, expected [T] or [T, B] = [{T}, {B}]")
+    if not (elapsed > 0).all():
+        bad = tuple(int(i) for i in np.argwhere(~(elapsed > 0))[0])
+        raise BadInput(f"{source}: elapsed times must be > 0, got {float(elapsed[bad]):g} at step {list(bad)}")
+    unfolds = _number("ode_unfolds", entries["ode_unfolds"], int, True)
+    epsilon = _number("epsilon", entries.get("epsilon", 0.0), float, False)
+    implicit = entries.get("implicit_param_constraints", 0)
+    implicit_v = _scalar("implicit_param_constraints", implicit)
+    if isinstance(implicit_v, str) or implicit_v not in (0, 1, True, False):
+        raise BadInput(f"{source}: implicit_param_constraints must be 0/1 (or a bool), got {implicit_v!r}")
+    impl = entries.get("implementation", "")
+    impl = _scalar("implementation", impl) if impl is not None else ""
+    for n in ("sparsity_mask", "sensory_sparsity_mask"):
+        if n in arrays and (arrays[n] < 0).any():
+            raise BadInput(f"{source}: {n} must be non-negative (ncps stores |adjacency|)")
+    params = {n: arrays[n] for n in LTC_PARAMS + LTC_OPTIONAL if n in arrays and n != "outputs"}
+    known = set(LTC_PARAMS) | set(LTC_RUN) | set(LTC_OPTIONAL) | set(LTC_ATTRS) | set(_META)
+    return LTCExport(params, inputs, np.ascontiguousarray(elapsed), states, arrays.get("outputs"), int(unfolds), float(epsilon),
+                     bool(implicit_v), str(impl), source, tuple(sorted(names - known)))
+
+
+def read_ltc_export(path: str | Path) -> LTCExport:
+    """Read and validate an NPZ or HDF5 LTC-cell export (the kind is told by the magic bytes)."""
+    source = Path(path)
+    if not source.exists():
+        raise BadInput(f"no file at {source}")
+    if source.is_dir():
+        raise BadInput(f"{source} is a directory, not an LTC-cell export")
+    try:
+        with open(source, "rb") as fh:
+            head = fh.read(8)
+    except OSError as exc:
+        raise BadInput(f"{source}: unreadable ({exc.strerror or exc})") from None
+    if head.startswith(_NPZ_MAGIC):
+        entries = _read_npz(source)
+    elif head.startswith(_HDF5_MAGIC):
+        entries = _read_hdf5(source)
+    elif head.startswith(_NPY_MAGIC):
+        raise BadInput(f"{source}: a single .npy array; export named arrays with numpy.savez (NPZ) or HDF5")
+    else:
+        raise BadInput(f"{source}: neither an NPZ nor an HDF5 file (see reports/LTC_AUDIT_FORMAT.md)")
+    if entries.get("format") in ("nac-gates", b"nac-gates"):
+        raise BadInput(f"{source}: a NAC gate export; audit it with `nacverify audit`")
+    return ltc_from_arrays(entries, str(source))
+
+
+def write_ltc_export(entries: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
+    """Validate `entries` as an LTC-cell export and write them to `path` (NPZ or HDF5 by suffix), atomically."""
+    from ..atomic import atomic_write
+
+    target = Path(path)
+    kind = _SUFFIXES.get(target.suffix.lower())
+    if kind is None:
+        raise BadInput(f"{target}: choose a .npz, .h5 or .hdf5 file name for the export")
+    ltc_from_arrays(entries, str(target))
+    data = {k: np.asarray(v) for k, v in entries.items() if v is not None}
+    data.update(format=np.asarray(LTC_FORMAT_TAG), format_version=np.asarray(LTC_FORMAT_VERSION))
+
+    def write(tmp: Path) -> None:
+        if kind == "npz":
+            with open(tmp, "wb") as handle:
+                np.savez_compressed(handle, **data)
+            return
+        import h5py
+
+        with h5py.File(tmp, "w") as handle:
+            for name, arr in data.items():
+                if name in LTC_ATTRS or name in _META:
+                    handle.attrs[name] = arr.item() if arr.dtype.kind != "U" else str(arr)
+                else:
+                    handle.create_dataset(name, data=arr, compression="gzip" if arr.size > 4096 else None)
+
+    atomic_write(target, write, overwrite=overwrite, what="export")
+    return target
