@@ -16,7 +16,7 @@ from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import parse_backends, require_backend
-from nacverify.checks.solver_agreement import AGREE_TOLERANCE, DEFAULT_ATOL, DEFAULT_RTOL, SolveRun, agreement_claim, solve_with
+from nacverify.checks.solver_agreement import AGREE_TOLERANCE, DEFAULT_ATOL, DEFAULT_RTOL, SolveRun, agreement_claim, ltc_agreement_problem, solve_with
 from nacverify.solvers.mpmath_backend import DEFAULT_DPS
 from nacverify.solvers.problem import Problem
 
@@ -229,7 +229,6 @@ def solve_ltc(
 ) -> None:
     """Solve a seeded LTC problem (seed 002) with each backend and compare."""
     from nacverify.ltc import ltc_problem
-    from nacverify.solvers.problem import ltc_as_problem
 
     _finite(T=T)
     if points < 2:
@@ -237,7 +236,7 @@ def solve_ltc(
     forms = ["abstract", "biophysical"] if form == LtcForm.all else [form.value]
     kinds = ["smooth", "irregular"] if input_kind == InputKind.all else [input_kind.value]
     problems = [
-        ltc_as_problem(ltc_problem(f, neurons=neurons, inputs=inputs, input_kind=k, activation=activation.value, seed=seed, T=T, events=events), points=points)
+        ltc_agreement_problem(ltc_problem(f, neurons=neurons, inputs=inputs, input_kind=k, activation=activation.value, seed=seed, T=T, events=events), points=points)
         for f in forms
         for k in kinds
     ]

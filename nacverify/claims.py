@@ -199,8 +199,9 @@ def registry() -> dict[str, Claim]:
     for provider in list(_PROVIDERS):
         if id(provider) not in _LOADED:
             _LOADED.add(id(provider))
-            for claim in provider():
-                register(claim)
+            with float64():  # a provider may build its problems (arrays) up front: in float64, like the checks
+                for claim in provider():
+                    register(claim)
     return dict(sorted(_REGISTRY.items()))
 
 

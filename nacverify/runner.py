@@ -26,6 +26,9 @@ Progress = Callable[[Claim, Result | None], None]
 
 
 def _worker(tasks, results, seed: int, quick: bool) -> None:
+    from .precision import enable_float64_globally
+
+    enable_float64_globally()  # a worker is nacverify's own process, like the command line that spawned it
     import nacverify.catalog  # noqa: F401  (registers every claim provider in this process)
 
     ctx = CheckContext(seed=seed, quick=quick)

@@ -15,6 +15,7 @@ under the fused step, and the time-constant bounds (eq. 10, 11 and section 15).
 
 from sympy import Max, Min, Symbol, symbols, tanh
 
+from nacverify.claims import Kind
 from nacverify.symbolic import (
     HOLDS, REFUTED, SEED002, AllOf, Identity, Obligation, Sign, Solve, Within,
 )
@@ -66,6 +67,7 @@ OBLIGATIONS = [
         check=Identity(eq4.subs(tau_def), eq5),
         expect=HOLDS,
         reason="collect the V terms",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.eq5a.tau_system",
@@ -74,6 +76,7 @@ OBLIGATIONS = [
         check=Identity(-eq5.diff(V), 1 / (1 / (1 / tau + w_syn / C_m * sig))),
         expect=HOLDS,
         reason="coefficient of -V in eq. 5",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.eq7.from_S",
@@ -82,6 +85,7 @@ OBLIGATIONS = [
         check=Identity(-x_n / tau + f * (A - x_n), ltc_rhs(x_n)),
         expect=HOLDS,
         reason="distribute and collect x",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.eq7a.tau_sys",
@@ -90,6 +94,7 @@ OBLIGATIONS = [
         check=Identity(tau / (1 + tau * f), 1 / (-ltc_rhs(x_n).diff(x_n))),
         expect=HOLDS,
         reason="1/(1/tau + f) = tau/(1 + tau f)",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.eq9.fused_solve",
@@ -98,6 +103,7 @@ OBLIGATIONS = [
         check=Solve(x_next, x_n + dt * ltc_rhs(x_next), x_next, expected=fused_step(x_n)),
         expect=HOLDS,
         reason="the fused step is linear in x_{n+1}",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.eq9.state_bound_nonnegative_f",
@@ -107,6 +113,8 @@ OBLIGATIONS = [
         expect=HOLDS,
         reason="x_{n+1} = (1 x_n + dt f A + (dt/tau) 0)/(1 + dt f + dt/tau) is a convex combination of x_n, A and 0",
         note="f >= 0 (sigmoid); cases A = p >= 0, A = -n < 0",
+        kind=Kind.READING,
+        reading="section 15's 'bounds naturally prevent state explosion (Eq. 12)' read as: one fused step eq. 9 maps eq. 12's interval into itself; f >= 0 (sigmoid)",
     ),
     Obligation(
         "ltc.eq9.state_bound_tanh",
@@ -117,6 +125,8 @@ OBLIGATIONS = [
         reason="a negative f drives the state away from A: already from x_n = 0 the step is dt f A / (1 + dt(1/tau + f)), of the sign "
                "opposite to A (the ODE eq. 7 leaves the interval too); eq. 12 needs f >= 0",
         note="x_n in [min(0, A), max(0, A)]",
+        kind=Kind.READING,
+        reading='same reading as ltc.eq9.state_bound_nonnegative_f with f = tanh (eq. 9a)',
     ),
     Obligation(
         "ltc.eq10.bounds",
@@ -126,15 +136,20 @@ OBLIGATIONS = [
         expect=HOLDS,
         reason="the denominator grows with each sigma_j in (0, 1) and w_j >= 0",
         note="sigma_j = 1/(1 + z_j) with z_j >= 0",
+        kind=Kind.READING,
+        reading='tau_i of eq. 10 read as the synaptically modulated time-constant C/(g + sum_j w_j sigma_j + sum w_gap) with sigma_j in (0, 1), w_j >= 0 (002 never writes this expression; its tau_i elsewhere is C_m/G_Leak); instance with two chemical synapses and one gap junction',
     ),
     Obligation(
         "ltc.eq11.bounds_nonnegative_f",
-        source=f"{SEED002}, eq. 11",
-        statement="for 0 <= f <= W: tau/(1 + tau W) <= tau/(1 + tau f) <= tau",
+        source=f"{SEED002}, eq. 11 (line 250), 'tau_i/(1 + tau_i W_i) <= tau_sys_i <= tau_i'",
+        statement="the suite's correction of eq. 11: under the suite's added hypothesis 0 <= f <= W (002 never states it; 002's own f is "
+                  "sigmoid or tanh(gamma_r x + gamma I + mu), eq. 9a, which need not satisfy it, see ltc.eq11.own_f.*), "
+                  "tau/(1 + tau W) <= tau/(1 + tau f) <= tau",
         check=Within(tau / (1 + tau * f), tau / (1 + tau * W), tau, cases=[{f: W / (1 + q)}, {f: 0}]),
         expect=HOLDS,
-        reason="tau/(1 + tau f) decreases in f",
-        note="f = W/(1 + q), q >= 0, or f = 0",
+        reason="tau/(1 + tau f) decreases in f; the hypothesis 0 <= f <= W is the suite's, not 002's",
+        note="f = W/(1 + q), q >= 0, or f = 0 (the suite's assumption 0 <= f <= W)",
+        kind=Kind.CORRECTION,
     ),
     Obligation(
         "ltc.eq11.signed_weights",
@@ -146,6 +161,8 @@ OBLIGATIONS = [
         expect=REFUTED,
         reason="|w| in W allows negative weights; then f < 0 and tau_sys = tau/(1 + tau f) > tau: the upper bound needs f >= 0",
         note="sigma1 = sigma, sigma2 = q in [0, 1]; 1 + tau f > 0",
+        kind=Kind.READING,
+        reading='f read as sum_j w_ij sigma_j with signed weights w_ij, W_i = sum_j |w_ij| as printed (002 defines W_i but never writes f in terms of w_ij)',
     ),
     Obligation(
         "ltc.sec15.tanh_tau_sys",
@@ -155,6 +172,7 @@ OBLIGATIONS = [
         expect=REFUTED,
         reason="true only for tau < 1; for tau >= 1 (the seed's table allows tau up to 10) 1 + tau f vanishes at f = -1/tau and "
                "tau/(1 - tau) is negative",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.sec15.tanh_tau_sys_small_tau",
@@ -166,6 +184,7 @@ OBLIGATIONS = [
         expect=HOLDS,
         reason="1 + tau f stays in (1 - tau, 1 + tau), positive when tau < 1",
         note="tau = 1/(1 + y), y > 0; f = (1 - r)/(1 + r), r >= 0 covers (-1, 1]",
+        kind=Kind.CORRECTION,
     ),
     Obligation(
         "ltc.sec15.sigmoid_tau_sys",
@@ -175,5 +194,6 @@ OBLIGATIONS = [
         expect=HOLDS,
         reason="tau/(1 + tau f) decreases in f >= 0",
         note="f = 1/(1 + y), y > 0",
+        kind=Kind.AS_PRINTED,
     ),
 ]

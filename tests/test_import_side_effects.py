@@ -85,3 +85,26 @@ def test_float64_scope_is_restored():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == ["float64", "float32", "float64", "float32"]
+
+
+def test_claims_built_at_registry_load_use_float64_in_a_float32_process():
+    """Providers that build their problems up front (the LTC agreement problems) used to build
+    them in float32 when a library user evaluated claims in a process without global float64:
+    the solvers then disagreed at ~5e-8 and the claim came out refuted."""
+    code = textwrap.dedent(
+        """
+        import jax
+        import nacverify.catalog
+        from nacverify.claims import select, evaluate, CheckContext
+        (c,) = select(["solvers.agree.ltc.biophysical.smooth"])
+        r = evaluate(c, CheckContext(quick=True))
+        print(r.verdict, jax.config.read("jax_enable_x64"))
+        """
+    )
+    import os
+
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    env.pop("JAX_ENABLE_X64", None)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split()[-2:] == ["holds", "False"]

@@ -156,7 +156,7 @@ def test_claim_sources_quote_the_seed_verbatim():
     norm = lambda text: re.sub(r"\s+", " ", text).strip()  # noqa: E731
     texts = {v: norm("\n".join(_seed(v))) for v in ("000", "001")}
     for c in registry().values():
-        if c.group == "tables":
+        if c.group == "tables" and c.id.startswith("nac00"):  # 002's table 11 rows are tests/test_ltc_equations.py's
             quote = c.source[c.source.index(", '") + 3 : -1]
             assert norm(quote) in texts[c.id[3:6]], c.id
 
@@ -219,7 +219,7 @@ def test_throughput_interval_by_hand():
 
 
 def test_every_tables_claim_meets_its_expected_verdict_and_names_its_version():
-    claims = [c for c in registry().values() if c.group == "tables"]
+    claims = [c for c in registry().values() if c.group == "tables" and c.id.startswith("nac00")]
     assert len(claims) >= 80
     for c in claims:
         assert re.match(r"^nac00[01]\.", c.id), c.id

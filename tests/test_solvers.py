@@ -115,6 +115,41 @@ def test_ltc_tanh_and_stiff_methods_agree():
     assert agreement_outcome(SolveRun(problem, sols, pairwise(sols), 1e-12, 1e-14, 0.0)).verdict == Verdict.HOLDS
 
 
+def test_ltc_agreement_ids_and_sources_name_the_activation():
+    from nacverify.checks.solver_agreement import ltc_agreement_problem
+
+    sig = ltc_agreement_problem(ltc_problem("abstract", activation="sigmoid", neurons=2, inputs=1), points=5)
+    tanh = ltc_agreement_problem(ltc_problem("abstract", activation="tanh", neurons=2, inputs=1), points=5)
+    assert (sig.id, tanh.id) == ("ltc.abstract.sigmoid.smooth", "ltc.abstract.tanh.smooth")
+    assert "9a" not in sig.source and "sigma" in sig.source  # sigmoid is not eq. 9a's tanh
+    assert "eq. 9a" in tanh.source
+    assert ltc_agreement_problem(ltc_problem("biophysical", neurons=2, inputs=1), points=5).id == "ltc.biophysical.smooth"
+
+
+def test_stiff_problem_reaches_small_tau_and_claims_are_lemmas():
+    from nacverify.checks.solver_agreement import STIFF_TAU_RANGE, stiff_ltc_problem
+    from nacverify.claims import Kind, registry
+
+    problem = stiff_ltc_problem("sigmoid", "smooth", points=5)
+    tau = np.asarray(problem.ltc.model.tau)
+    assert STIFF_TAU_RANGE[0] <= tau.min() and tau.max() <= STIFF_TAU_RANGE[1] <= 1e-3
+    stiff = {k: c for k, c in registry().items() if k.startswith("solvers.agree.ltc.") and ".stiff" in k}
+    assert len(stiff) >= 2 and all(c.kind == Kind.LEMMA for c in stiff.values())
+
+
+def test_stiff_agreement_tolerance_comes_from_the_error_estimates():
+    from nacverify.checks.solver_agreement import stiff_agreement_outcome
+
+    ref = _fake("ref", [[0.0, 1.0, 2.0]], None)
+    ok = _fake("a", [[0.0, 1.0, 2.0 + 1e-9]], 1e-9)  # d = 5e-10 <= 10 (1e-9 + ref) / 2
+    bad = _fake("b", [[0.0, 1.0, 2.0 + 1e-6]], 1e-9)  # d = 5e-7 > 10 x 1e-9 / 2
+    assert stiff_agreement_outcome([ok], ref).verdict == Verdict.HOLDS
+    out = stiff_agreement_outcome([ok, bad], ref)
+    assert out.verdict == Verdict.REFUTED and out.evidence.witness["relative"] == pytest.approx(5e-7, rel=1e-6)
+    loose = _fake("c", [[0.0, 1.0, 2.0 + 1e-6]], 1e-3)  # estimate too loose to decide
+    assert stiff_agreement_outcome([loose], ref).verdict == Verdict.INCONCLUSIVE
+
+
 def _fake(name, ys, est):
     ys = np.asarray(ys, dtype=float)
     return Solution(name, "m", np.linspace(0, 1, ys.shape[1]), ys, 1e-10, 1e-12, 1, 0, 1, None if est is None else np.full(ys.shape[0], est), 0.0)

@@ -34,10 +34,23 @@ def test_solve_ltc_methods_and_no_estimate(tmp_path):
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
     data = read_report(out)
-    sec = data.sections["solve"]["ltc.abstract.irregular"]
+    sec = data.sections["solve"]["ltc.abstract.sigmoid.irregular"]
     assert sec["scipy"]["method"] == "Radau" and sec["mpmath"]["method"].startswith("taylor(dps=18")
     assert np.all(np.isnan(sec["scipy"]["error_estimate"]))
-    assert data.claims["solvers.agree.ltc.abstract.irregular"].verdict == "holds"
+    assert data.claims["solvers.agree.ltc.abstract.sigmoid.irregular"].verdict == "holds"
+
+
+def test_solve_ltc_claim_id_and_source_carry_the_activation(tmp_path):
+    # the tanh run used to report under solvers.agree.ltc.abstract.smooth, the sigmoid run's id, citing eq. 9a (tanh) for both
+    out = tmp_path / "t.h5"
+    args = ["solve", "ltc", "--form", "abstract", "--input", "smooth", "--activation", "tanh", "--neurons", "2", "--inputs", "1", "--T", "0.3",
+            "--points", "11", "--backend", "diffrax,scipy", "--no-estimate", "--out", str(out)]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    data = read_report(out)
+    claim = data.claims["solvers.agree.ltc.abstract.tanh.smooth"]
+    assert "solvers.agree.ltc.abstract.smooth" not in data.claims
+    assert "eq. 9a" in claim.source and "tanh" in claim.source
 
 
 def test_solve_usage_errors_exit_2(tmp_path):

@@ -1,0 +1,196 @@
+"""Seed 002 (LTC) checks added for the ledger's numeric items and the defects of the first LTC
+checks. Expected values are derived by hand (closed forms, erfc, finite differences), not
+taken from the code under test."""
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from nacverify.checks.ltc_checks import M, N, TABLE_RANGES, draw_networks, fit_growth, ltc_claims, stiff_step_counts
+from nacverify.checks.ltc_more import bptt_loss, fused_sequence, graph_depth, ltc_more_claims, op_count, outside_probability
+from nacverify.claims import CheckContext, Kind, Verdict, evaluate
+from nacverify.precision import float64
+
+QUICK = CheckContext(seed=0, quick=True)
+
+
+@pytest.fixture(autouse=True)
+def _x64():
+    with float64():
+        yield
+
+
+def _claims():
+    return {c.id: c for c in [*ltc_claims(), *ltc_more_claims()]}
+
+
+# ----------------------------------------------------------------------------- defect 1: eq. 11 with 002's own f
+
+
+def test_eq11_own_f_sigmoid_counterexample_by_hand():
+    # weights 0.05 (inside table 12's [-2, 2]), N + M = 6 incoming weights: W = 0.3; mu = 1, x = 0, I = 0
+    tau, W, f = 1.0, 0.3, 1 / (1 + math.exp(-1.0))
+    tau_sys = tau / (1 + tau * f)
+    assert tau_sys == pytest.approx(0.57769, abs=1e-5)
+    assert tau_sys < tau / (1 + tau * W)  # below eq. 11's lower bound 0.769
+    claim = _claims()["ltc.eq11.own_f.sigmoid"]
+    assert claim.kind == Kind.AS_PRINTED and claim.expected == Verdict.REFUTED
+    r = evaluate(claim, QUICK)
+    assert r.verdict == Verdict.REFUTED
+    w = r.outcome.evidence.witness
+    if w.get("source") == "hand-built network":
+        assert w["tau_sys"] == pytest.approx(tau_sys, rel=1e-12) and w["W"] == pytest.approx(W)
+
+
+def test_eq11_correction_obligation_is_labelled_as_the_suites():
+    from proofs import ltc as proofs_ltc
+
+    ob = {o.id: o for o in proofs_ltc.OBLIGATIONS}["ltc.eq11.bounds_nonnegative_f"]
+    assert Kind(ob.kind) == Kind.CORRECTION
+    assert "suite" in ob.statement and "0 <= f <= W" in ob.statement
+    for o in proofs_ltc.OBLIGATIONS:  # every LTC obligation says whose statement it is
+        assert o.kind is not None
+        assert (Kind(o.kind) == Kind.READING) == bool(o.reading)
+
+
+# ----------------------------------------------------------------------------- defect 2: section 15 claims, not eq. 11
+
+
+def test_section15_range_claims_are_sourced_to_section15():
+    claims = _claims()
+    assert not [cid for cid in claims if cid.startswith("ltc.eq11.tau_sys")]
+    for act in ("sigmoid", "tanh"):
+        c = claims[f"ltc.sec15.{act}_tau_sys.numeric"]
+        assert "section 15" in c.source and "line 499" in c.source and "eq. 11" not in c.source
+
+
+# ----------------------------------------------------------------------------- defect 3: draws over the table's ranges
+
+
+def test_draws_cover_table12_ranges():
+    p = draw_networks(4000, 0)
+    assert p["tau"].min() < 0.002 and p["tau"].max() > 8.0  # table 12: [0.001, 10] (old draws: tau >= 0.01, or <= 1)
+    assert p["tau"].min() >= TABLE_RANGES["tau"][0] and p["tau"].max() <= TABLE_RANGES["tau"][1]
+    odd = p["gamma_r"][1::2]  # uniform over [-2, 2]
+    assert odd.min() < -1.99 and odd.max() > 1.99 and np.abs(odd).max() <= 2.0
+    assert np.abs(p["mu"][1::2]).max() <= 1.0 and np.abs(p["mu"][1::2]).max() > 0.99
+
+
+def test_stability_claims_use_table_dt_and_tau():
+    c = _claims()["ltc.eq9.stable.tanh"]
+    assert "0.001" in c.assumptions and "[0.001, 10]" in c.assumptions
+
+
+# ----------------------------------------------------------------------------- defect 4: stiffness in the asymptotic range
+
+
+def test_explicit_steps_grow_linearly_and_ignore_tolerance_when_stiff():
+    counts = stiff_step_counts([1e-4, 1e-5], [1e-4, 1e-8], seed=13, solver="Tsit5")
+    # stability-limited: a step of a few tau, so steps ~ c T / tau with c between 0.1 and 1 (Tsit5's real stability interval ~3.5)
+    assert 0.1 < counts[0, 1] * 1e-5 < 1.0
+    assert counts[0, 1] / counts[0, 0] == pytest.approx(10.0, rel=0.05)  # linear in T/tau
+    assert counts[1, 1] / counts[0, 1] == pytest.approx(1.0, abs=0.02)  # rtol 1e-8 vs 1e-4: the same count
+
+
+def test_fit_growth_tells_power_from_exponential():
+    x = np.array([10.0, 30.0, 100.0, 300.0])
+    lin = fit_growth(x, 3 * x)
+    assert lin["exponent"] == pytest.approx(1.0) and lin["power_residual"] < lin["exponential_residual"]
+    ex = fit_growth(np.array([1.0, 2.0, 3.0, 4.0]), np.exp(2 * np.array([1.0, 2.0, 3.0, 4.0])))
+    assert ex["exp_rate"] == pytest.approx(2.0) and ex["exponential_residual"] < ex["power_residual"]
+
+
+def test_stiff_claim_keeps_fitted_range_and_tolerance_dependence():
+    r = evaluate(_claims()["ltc.stiff"], QUICK)
+    assert r.verdict == Verdict.REFUTED
+    s = r.outcome.evidence.scalars
+    assert abs(s["exponent_min"] - 1) < 0.1 and abs(s["exponent_max"] - 1) < 0.1
+    assert "fitted_range_tau" in s and "tsit5_steps_tightest_over_loosest_rtol_at_tau_1e-5" in s
+    assert r.outcome.evidence.arrays["tsit5_steps"].shape[0] >= 2  # several tolerances
+
+
+# ----------------------------------------------------------------------------- unfolding steps L
+
+
+def _linear_net(tau, mu, A):
+    z = lambda *s: jnp.zeros((1, *s))  # noqa: E731
+    return {"tau": jnp.full((1, N), tau), "gamma_r": z(N, N), "gamma": z(M, N), "mu": jnp.full((1, N), mu), "A": jnp.full((1, N), A)}
+
+
+@pytest.mark.parametrize("L", [1, 3, 10])
+def test_fused_substeps_match_the_closed_form(L):
+    # gamma = gamma_r = 0: f = sigmoid(mu) = c constant; L implicit steps of h on x' = -lam x + c A from 0
+    tau, mu, A, dt = 0.5, 0.3, 1.5, 0.2
+    c = 1 / (1 + math.exp(-mu))
+    lam = 1 / tau + c
+    xstar = c * A / lam
+    for substep, h in (("dt/L", dt / L), ("dt", dt)):
+        expected = xstar * (1 - (1 + h * lam) ** (-L))
+        x = fused_sequence(_linear_net(tau, mu, A), jnp.zeros((1, 1, M)), dt, L, substep=substep)
+        assert float(x[0, 0, 0]) == pytest.approx(expected, rel=1e-12)
+    exact = xstar * (1 - math.exp(-lam * dt))
+    err = [abs(float(fused_sequence(_linear_net(tau, mu, A), jnp.zeros((1, 1, M)), dt, k)[0, 0, 0]) - exact) for k in (1, 2, 4)]
+    assert err[0] > err[1] > err[2]  # dt/L: more substeps, closer to the ODE
+
+
+# ----------------------------------------------------------------------------- BPTT, depth, op counts
+
+
+def test_bptt_gradient_against_finite_differences():
+    rng = np.random.default_rng(1)
+    theta = {"tau": jnp.asarray(rng.uniform(0.1, 2, (1, 3))), "gamma_r": jnp.asarray(rng.normal(0, 1, (1, 3, 3))),
+             "gamma": jnp.asarray(rng.normal(0, 1, (1, 2, 3))), "mu": jnp.asarray(rng.normal(0, 1, (1, 3))), "A": jnp.asarray(rng.normal(0, 1, (1, 3))),
+             "W_out": jnp.asarray(rng.normal(0, 1, (3, 2))), "b_out": jnp.zeros(2)}
+    inputs, targets = jnp.asarray(rng.normal(0, 1, (7, 1, 2))), jnp.asarray(rng.normal(0, 1, (7, 1, 2)))
+    g = jax.grad(bptt_loss)(theta, inputs, targets, 0.3, 3)
+    h = 1e-6
+    for key, idx in (("mu", (0, 1)), ("gamma_r", (0, 2, 0)), ("W_out", (1, 1)), ("tau", (0, 0))):
+        e = jnp.zeros_like(theta[key]).at[idx].set(1.0)
+        up = bptt_loss({**theta, key: theta[key] + h * e}, inputs, targets, 0.3, 3)
+        dn = bptt_loss({**theta, key: theta[key] - h * e}, inputs, targets, 0.3, 3)
+        assert float(g[key][idx]) == pytest.approx(float((up - dn) / (2 * h)), rel=1e-6, abs=1e-9)
+
+
+def test_graph_depth_and_op_count_by_hand():
+    jaxpr = jax.make_jaxpr(lambda x: jnp.sin(jnp.cos(x)) + x)(1.0)
+    assert graph_depth(jaxpr) == 3  # cos -> sin -> add
+    scan = jax.make_jaxpr(lambda x: jax.lax.scan(lambda c, _: (c + 1.0, None), x, None, length=5)[0])(jnp.zeros(3))
+    assert op_count(scan) == 15  # 5 iterations x 3 elements
+    dot = jax.make_jaxpr(lambda a, b: a @ b)(jnp.zeros((4, 6)), jnp.zeros((6, 2)))
+    assert op_count(dot) == 4 * 2 * 6  # multiply-adds
+
+
+# ----------------------------------------------------------------------------- tables 12 / section 14, epsilon, unbounded
+
+
+def test_outside_probabilities_by_hand():
+    assert outside_probability(1.0, 1.0) == pytest.approx(0.3173105, abs=1e-7)  # P(|N(0,1)| > 1)
+    assert outside_probability(2.0, 2.0) == pytest.approx(0.1572992, abs=1e-7)  # erfc(1)
+    assert outside_probability(0.5, 2.0) == pytest.approx(0.0046777, abs=1e-7)  # erfc(2), fan-in 4
+
+
+def test_epsilon_pole_by_hand():
+    tau, f = 10.0, -1.0
+    dt = 1 / (1 - 1 / tau)  # 10/9
+    assert 1 + dt * (1 / tau + f) == pytest.approx(0.0, abs=1e-15)
+    assert 1 + 1.0 * (1 / tau + f) == pytest.approx(0.1)  # the minimum inside table 12 (dt = 1)
+
+
+@pytest.mark.parametrize("cid", ["ltc.sec6.unbounded.tanh", "ltc.sec6.unbounded.sigmoid", "ltc.sec15.epsilon", "ltc.sec15.epsilon.denominator",
+                                 "ltc.table12.gamma.init_range", "ltc.table12.gamma_r.init_range", "ltc.table12.mu.init_range",
+                                 "ltc.table12.A.init_range", "ltc.table_bptt.depth", "ltc.table_bptt.depth_per_step",
+                                 "ltc.eq9.unfold_L.dt_over_L", "ltc.eq9.unfold_L.substep_dt", "ltc.sec10.f_once"])
+def test_cheap_new_claims_meet_expectations(cid):
+    claim = _claims()[cid]
+    assert claim.kind is not None and (Kind(claim.kind) == Kind.READING) == bool(claim.reading)
+    r = evaluate(claim, QUICK)
+    assert r.verdict == claim.expected, r.outcome.message
+
+
+def test_unbounded_growth_rate_is_one_over_tau_minus_one():
+    # f -> -1: x' = (1 - 1/tau) x - A, so log|x| grows at rate 1 - 1/tau = 0.9 for tau = 10
+    r = evaluate(_claims()["ltc.sec6.unbounded.tanh"], QUICK)
+    assert r.outcome.evidence.witness["growth_rate"] == pytest.approx(0.9, abs=0.01)
