@@ -264,24 +264,29 @@ def _read_hdf5(path: Path) -> dict[str, Any]:
     return entries
 
 
-def read_export(path: str | Path) -> GateExport:
-    """Read and validate an NPZ or HDF5 gate export (the kind is told by the file's magic bytes)."""
+def read_entries(path: str | Path, what: str, doc: str) -> tuple[Path, dict[str, Any]]:
+    """The named arrays of an NPZ or HDF5 file (the kind is told by its magic bytes), or a
+    one-line BadInput naming `what` the file should be and the `doc` that describes it."""
     source = Path(path)
     if not source.exists():
         raise BadInput(f"no file at {source}")
     if source.is_dir():
-        raise BadInput(f"{source} is a directory, not a gate export")
+        raise BadInput(f"{source} is a directory, not {what}")
     try:
         with open(source, "rb") as fh:
             head = fh.read(8)
     except OSError as exc:
         raise BadInput(f"{source}: unreadable ({exc.strerror or exc})") from None
     if head.startswith(_NPZ_MAGIC):
-        entries = _read_npz(source)
-    elif head.startswith(_HDF5_MAGIC):
-        entries = _read_hdf5(source)
-    elif head.startswith(_NPY_MAGIC):
+        return source, _read_npz(source)
+    if head.startswith(_HDF5_MAGIC):
+        return source, _read_hdf5(source)
+    if head.startswith(_NPY_MAGIC):
         raise BadInput(f"{source}: a single .npy array; export named arrays with numpy.savez (NPZ) or HDF5")
-    else:
-        raise BadInput(f"{source}: neither an NPZ nor an HDF5 file (see reports/AUDIT_FORMAT.md)")
+    raise BadInput(f"{source}: neither an NPZ nor an HDF5 file (see {doc})")
+
+
+def read_export(path: str | Path) -> GateExport:
+    """Read and validate an NPZ or HDF5 gate export (the kind is told by the file's magic bytes)."""
+    source, entries = read_entries(path, "a gate export", "reports/AUDIT_FORMAT.md")
     return from_arrays(entries, str(source))

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import BadInput
-from .format import _HDF5_MAGIC, _NPY_MAGIC, _NPZ_MAGIC, _float_array, _number, _read_hdf5, _read_npz, _scalar
+from .format import _float_array, _number, _scalar, read_entries
 
 __all__ = [
     "LTCExport",
@@ -227,24 +227,7 @@ def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTC
 
 def read_ltc_export(path: str | Path) -> LTCExport:
     """Read and validate an NPZ or HDF5 LTC-cell export (the kind is told by the magic bytes)."""
-    source = Path(path)
-    if not source.exists():
-        raise BadInput(f"no file at {source}")
-    if source.is_dir():
-        raise BadInput(f"{source} is a directory, not an LTC-cell export")
-    try:
-        with open(source, "rb") as fh:
-            head = fh.read(8)
-    except OSError as exc:
-        raise BadInput(f"{source}: unreadable ({exc.strerror or exc})") from None
-    if head.startswith(_NPZ_MAGIC):
-        entries = _read_npz(source)
-    elif head.startswith(_HDF5_MAGIC):
-        entries = _read_hdf5(source)
-    elif head.startswith(_NPY_MAGIC):
-        raise BadInput(f"{source}: a single .npy array; export named arrays with numpy.savez (NPZ) or HDF5")
-    else:
-        raise BadInput(f"{source}: neither an NPZ nor an HDF5 file (see reports/LTC_AUDIT_FORMAT.md)")
+    source, entries = read_entries(path, "an LTC-cell export", "reports/LTC_AUDIT_FORMAT.md")
     if entries.get("format") in ("nac-gates", b"nac-gates"):
         raise BadInput(f"{source}: a NAC gate export; audit it with `nacverify audit`")
     return ltc_from_arrays(entries, str(source))

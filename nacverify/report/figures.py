@@ -42,13 +42,15 @@ def _plt():
     return plt
 
 
-def _save(fig, path: str | os.PathLike) -> Path:
+def _save(fig, path: str | os.PathLike, *, dpi: int = 96, what: str = "figure", make_folder: bool = False) -> Path:
     plt = _plt()
     target = Path(path)
     try:
-        fig.savefig(target, dpi=96)
+        if make_folder:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(target, dpi=dpi)
     except OSError as exc:
-        raise EnvironmentProblem(f"cannot write figure {target}: {exc.strerror or exc}") from exc
+        raise EnvironmentProblem(f"cannot write {what} {target}: {exc.strerror or exc}") from exc
     finally:
         plt.close(fig)
     return target
@@ -259,15 +261,7 @@ def plot_frozen_error(runs: Sequence, path: str | os.PathLike) -> Path:
     for col, run in enumerate(runs):
         title = f"{run.regime.name}: phi {run.summary.phi_variation_pct[0]:.2f}%, omega {run.summary.omega_variation_pct[0]:.2f}%"
         draw_frozen_column(axes[0, col], axes[1, col], run.series(), title)
-    target = Path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(target, dpi=110)
-    except OSError as exc:
-        raise EnvironmentProblem(f"cannot write plot {target}: {exc.strerror or exc}") from exc
-    finally:
-        plt.close(fig)
-    return target
+    return _save(fig, path, dpi=110, what="plot", make_folder=True)
 
 
 def draw_frozen_column(top, bottom, s, title: str) -> None:
