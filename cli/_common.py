@@ -42,9 +42,21 @@ VERDICT_STYLE = {
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+#: Set when a run was interrupted (Ctrl-C, SIGTERM): the entry point then ends the process
+#: without interpreter teardown, which can crash (SIGSEGV) while an interrupted XLA
+#: computation is still running on its worker threads. The report is already on disk.
+INTERRUPTED = {"seen": False}
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: control characters (which str.splitlines also breaks at, e.g. \\x1e
+    in a file name) are shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text).replace("\n", " "))
+
+
 def fail(message: str, code: int) -> typer.Exit:
     """Print one line to stderr and return the Exit to raise."""
-    err_console.print(f"nacverify: error: {message}", markup=False)
+    err_console.print(f"nacverify: error: {one_line(message)}", markup=False)
     return typer.Exit(code)
 
 
@@ -69,9 +81,13 @@ def guarded(fn: F) -> F:
             raise
         except BadInput as exc:
             raise fail(str(exc), EXIT_USAGE) from None
-        except (EnvironmentProblem, Interrupted) as exc:
+        except Interrupted as exc:
+            INTERRUPTED["seen"] = True
+            raise fail(str(exc), EXIT_ENVIRONMENT) from None
+        except EnvironmentProblem as exc:
             raise fail(str(exc), EXIT_ENVIRONMENT) from None
         except KeyboardInterrupt:
+            INTERRUPTED["seen"] = True
             raise fail("interrupted", EXIT_ENVIRONMENT) from None
         except NacverifyError as exc:
             raise fail(str(exc), EXIT_ENVIRONMENT) from None
@@ -176,6 +192,7 @@ def finish_interrupted(report: "Report", out_path, *, force: bool, note: str) ->
     report.complete = False
     report.note = note
     path = write_report(report, out_path, overwrite=force)
+    INTERRUPTED["seen"] = True
     return fail(f"{note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT)
 
 

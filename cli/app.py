@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, err_console
+from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, err_console, one_line
 from .list_cmd import list_claims
 from .report_cmd import report_app
 
@@ -53,14 +53,13 @@ def main(argv: list[str] | None = None) -> None:
 
     Typer may vendor its own click, so click's exceptions are recognised by their
     interface (`exit_code`, `format_message`) rather than by class."""
+    INTERRUPTED["seen"] = False
     try:
         code = app(args=argv, standalone_mode=False)
     except typer.Exit as exc:
         code = exc.exit_code
-    except typer.Abort:
-        err_console.print("nacverify: error: interrupted", markup=False)
-        code = EXIT_ENVIRONMENT
-    except KeyboardInterrupt:
+    except (typer.Abort, KeyboardInterrupt):
+        INTERRUPTED["seen"] = True
         err_console.print("nacverify: error: interrupted", markup=False)
         code = EXIT_ENVIRONMENT
     except SystemExit:  # rich ends with SystemExit(1) when stdout's reader goes away (`| head`)
@@ -77,9 +76,19 @@ def main(argv: list[str] | None = None) -> None:
         else:
             message = " ".join(exc.format_message().split())
             command = getattr(getattr(exc, "ctx", None), "command_path", "nacverify")
-            err_console.print(f"nacverify: error: {message} (see `{command} --help`)", markup=False)
+            err_console.print(f"nacverify: error: {one_line(message)} (see `{command} --help`)", markup=False)
             code = EXIT_USAGE
-    sys.exit(code if isinstance(code, int) else 0)
+    code = code if isinstance(code, int) else 0
+    if INTERRUPTED["seen"]:
+        # The report is written and fsync'ed; skip interpreter teardown, which can crash while an
+        # interrupted XLA computation still runs on its threads (seen as SIGSEGV after Ctrl-C).
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

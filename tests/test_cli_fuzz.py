@@ -326,3 +326,12 @@ def test_report_text_is_printed_literally(tmp_path):
     code, stdout, _ = _run(["report", "show", odd, "--claim", "f.[b]"])
     assert "f.[b]: banana" in stdout and "[/] [bold x" in stdout and "[/i]" in stdout
     assert "[/] [bold x" in (tmp_path / "page" / "index.html").read_text()
+
+
+def test_error_line_stays_one_line_with_control_characters_in_a_path(tmp_path):
+    """Found by the generator: a file name with \\x1e (which str.splitlines breaks at) split the
+    one-line error in two."""
+    code, stdout, stderr = _run(["report", "html", "--out", str(tmp_path / "o"), "\x1e0"])
+    assert code == 2
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "\\x1e0" in lines[0], stderr
