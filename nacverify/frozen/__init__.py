@@ -46,8 +46,8 @@ The relative error can never exceed this, whatever the shape of the variation.
 Modules (private, re-exported here): `_specs` (what a run is asked: `SolveOptions`,
 `RegimeSpec`), `_bounds` (the bounds above), `_solve` (one instance solved and
 summarised), `_sweep` (random draws in chunks, the scipy baseline), `_verdicts` (bound
-verdicts), `_table2` (Table 2 and its audit), `_adversary` (gradient search past the
-random draws). `claims` builds the claims and registers them (imported by
+verdicts), `_table2` (Table 2 and its audit), `_readings` (Table 2 under each reading of
+its phi/omega columns), `_adversary` (gradient search past the random draws). `claims` builds the claims and registers them (imported by
 `nacverify.catalog`, not here).
 """
 
