@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
             err_console.print(f"nacverify: error: {one_line(message)} (see `{command} --help`)", markup=False)
             code = EXIT_USAGE
     code = code if isinstance(code, int) else 0
-    if INTERRUPTED["seen"]:
+    if INTERRUPTED["seen"] and argv is None:  # the console script only: main(argv) from Python returns normally
         # The report is written and fsync'ed; skip interpreter teardown, which can crash while an
         # interrupted XLA computation still runs on its threads (seen as SIGSEGV after Ctrl-C).
         for stream in (sys.stdout, sys.stderr):

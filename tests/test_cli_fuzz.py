@@ -335,3 +335,18 @@ def test_error_line_stays_one_line_with_control_characters_in_a_path(tmp_path):
     assert code == 2
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "\\x1e0" in lines[0], stderr
+
+
+def test_interrupted_main_called_from_python_returns_instead_of_ending_the_process(monkeypatch):
+    """The console script ends an interrupted run with os._exit (no teardown); main(argv) called
+    in-process (as here) must still raise SystemExit(3), never end the caller's process."""
+    import nacverify.cli.app as app_mod
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app_mod, "app", boom)
+    monkeypatch.setattr(app_mod.os, "_exit", lambda code: (_ for _ in ()).throw(AssertionError("os._exit called in-process")))
+    with pytest.raises(SystemExit) as info:
+        app_mod.main(["list"])
+    assert info.value.code == 3
