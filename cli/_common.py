@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as _dt
+import enum
 import functools
 import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -42,6 +45,22 @@ VERDICT_STYLE = {
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class OutputFormat(str, enum.Enum):
+    """What a command writes to stdout: rich tables for people, or one JSON document for tools."""
+
+    table = "table"
+    json = "json"
+
+
+FormatOption = Annotated[OutputFormat, typer.Option("--format", help="table (for people) or json: one JSON document on stdout and nothing else "
+                                                    "there (progress and notes go to stderr); schema in reports/JSON_SCHEMA.md.")]
+JunitXmlOption = Annotated[Optional[Path], typer.Option("--junit-xml", metavar="PATH", help="Also write JUnit XML (one test case per claim, "
+                                                        "pytest's --junitxml layout) for CI test reports; an existing file needs --force.")]
+
+#: The command being run and when it started (set by `guarded`): the JUnit XML's suite name and time.
+RUN = {"command": "nacverify", "start": _dt.datetime.now(_dt.timezone.utc)}
+
+
 #: Set when a run was interrupted (Ctrl-C, SIGTERM): the entry point then ends the process
 #: without interpreter teardown, which can crash (SIGSEGV) while an interrupted XLA
 #: computation is still running on its worker threads. The report is already on disk.
@@ -66,6 +85,7 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        RUN.update(command=f"nacverify {fn.__name__.replace('_', '-')}", start=_dt.datetime.now(_dt.timezone.utc))
         previous = signal.getsignal(signal.SIGTERM)
 
         def _term(signum, frame):  # SIGTERM behaves as Ctrl-C: finish cleanly
@@ -176,24 +196,64 @@ def print_witnesses(results: Iterable[Result]) -> None:
             console.print(f"witness {r.claim.id}: {w}", markup=False)
 
 
-def finish(report: "Report", out_path, *, force: bool, gate: bool) -> typer.Exit:
-    """Write the report, print its path, and return the Exit the gate chooses."""
-    from nacverify.report import write_report
+def check_junit_xml(junit_xml: Path | None, *, force: bool, out: Path | None = None) -> Path | None:
+    """Refuse an unusable --junit-xml before the run (BadInput, exit 2), as `check_writable` does for --out."""
+    from nacverify.report.junit import check_junit_writable
+
+    return None if junit_xml is None else check_junit_writable(junit_xml, overwrite=force, report=out)
+
+
+def screen(fmt: str) -> Console:
+    """The console for people's output: stdout's, or a silent one with --format json (stdout then holds the JSON only)."""
+    return Console(quiet=True) if fmt == OutputFormat.json else console
+
+
+def print_json(document: Any) -> None:
+    """One JSON document on stdout, as plain text (no rich markup, wrapping or highlighting)."""
+    from nacverify.report.json_export import dumps
+
+    utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
+    sys.stdout.write(dumps(document, ensure_ascii=not utf8) + "\n")
+    sys.stdout.flush()
+
+
+def _outputs(report: "Report", out_path, force: bool, junit_xml: Path | None, fmt: str, announce: bool = True) -> tuple[Path, Path | None]:
+    """Write the report and the JUnit XML; with --format json print the report as JSON on stdout,
+    else (when `announce`) name both files."""
+    from nacverify.report import read_report, write_report
+    from nacverify.report.junit import write_junit_xml
 
     path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
+    xml = None
+    if junit_xml is not None:
+        seconds = (_dt.datetime.now(_dt.timezone.utc) - RUN["start"]).total_seconds()
+        xml = write_junit_xml(report.results, junit_xml, overwrite=force, suite_name=RUN["command"], seconds=seconds,
+                              complete=report.complete, note=report.note, timestamp=RUN["start"])
+    if fmt == OutputFormat.json:
+        from nacverify.report.json_export import report_document
+
+        print_json(report_document(read_report(path), extra={"junit_xml": str(xml) if xml else None}))
+    elif announce:
+        console.print(f"report: {path}", markup=False)
+        if xml is not None:
+            console.print(f"junit-xml: {xml}", markup=False)
+    return path, xml
+
+
+def finish(report: "Report", out_path, *, force: bool, gate: bool, junit_xml: Path | None = None, fmt: str = OutputFormat.table) -> typer.Exit:
+    """Write the report (and the JUnit XML), name them, and return the Exit the gate chooses."""
+    _outputs(report, out_path, force, junit_xml, fmt)
     return typer.Exit(gate_exit(report.results, gate))
 
 
-def finish_interrupted(report: "Report", out_path, *, force: bool, note: str) -> typer.Exit:
-    """Mark the report incomplete, write what finished, and return the one-line exit 3."""
-    from nacverify.report import write_report
-
+def finish_interrupted(report: "Report", out_path, *, force: bool, note: str, junit_xml: Path | None = None, fmt: str = OutputFormat.table) -> typer.Exit:
+    """Mark the report incomplete, write what finished (report and JUnit XML), and return the one-line exit 3."""
     report.complete = False
     report.note = note
-    path = write_report(report, out_path, overwrite=force)
+    path, xml = _outputs(report, out_path, force, junit_xml, fmt, announce=False)
     INTERRUPTED["seen"] = True
-    return fail(f"{note}; partial report marked incomplete: {path}", EXIT_ENVIRONMENT)
+    also = f" (JUnit XML: {xml})" if xml is not None else ""
+    return fail(f"{note}; partial report marked incomplete: {path}{also}", EXIT_ENVIRONMENT)
 
 
 @contextmanager

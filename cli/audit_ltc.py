@@ -15,6 +15,7 @@ from nacverify.errors import BadInput
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._common import command_line, console, finish, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import JunitXmlOption, check_junit_xml
 
 NCPS = "ncps export (--export-ncps)"
 
@@ -33,12 +34,14 @@ def audit_ltc(
     steps: Annotated[int, typer.Option(help="Sequence length.", rich_help_panel=NCPS)] = 100,
     elapsed: Annotated[Optional[float], typer.Option(help="Elapsed time of every step (default: irregular, log-uniform in [0.1, 10]).", rich_help_panel=NCPS)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and the input.", rich_help_panel=NCPS)] = 0,
+    junit_xml: JunitXmlOption = None,
 ) -> None:
     """Audit an LTC cell: its steps against seed 002's fused solver (eq. 8-9), positive conductances, eq. 13's state
     bounds, eq. 10's time constants, and the fused solver's error against an adaptive float64 solve."""
     if (file is None) == (export_ncps is None):
         raise BadInput("give an LTC-cell export FILE or --export-ncps PATH (one of them)")
     out_path = check_writable(out or default_report_path(f"audit-ltc-{(file or export_ncps).stem}"), overwrite=force)
+    check_junit_xml(junit_xml, force=force, out=out_path)
     if export_ncps is not None:
         file, _ = export_random_ncps(export_ncps, units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, overwrite=force)
         console.print(f"export: {file} (ncps.torch LTC, {units} units, {inputs} inputs, {steps} steps, seed {seed})", markup=False)
@@ -46,7 +49,7 @@ def audit_ltc(
     report = Report(command=command_line(), seed=seed if export_ncps is not None else None)
     with progress_bar(export.T * export.B * export.N * export.N > 2_000_000) as progress:
         task = progress.add_task("audit-ltc", total=export.T + 2)
-        claims = ltc_audit_claims(export, tol=tol, solver_steps=solver_steps, progress=lambda n: progress.advance(task, n))
+        claims = ltc_audit_claims(export, tol=tol, solver_steps=solver_steps, progress=lambda n: progress.advance(task, n), warm_up=True)
         results = []
         for claim in claims:
             results.append(evaluate(claim, CheckContext()))
@@ -64,4 +67,4 @@ def audit_ltc(
     title = f"LTC audit of {file} ({export.T} steps, batch {export.B}, {export.N} units, {export.ode_unfolds} unfolds)"
     console.print(verdict_table(report.results, title=title))
     print_witnesses(report.results)
-    raise finish(report, out_path, force=force, gate=gate)
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)

@@ -11,18 +11,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from nacverify import claims as claim_registry
-from nacverify.errors import BadInput
 from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds_dir, load_ledgers, quote_problems, validate
 from nacverify.report import Report, check_writable, default_report_path, write_report
 
 from ._common import EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
+from ._common import FormatOption, OutputFormat, print_json
 
 
 @guarded
 def coverage(
     source: Annotated[Optional[list[str]], typer.Option("--source", help=f"Document id ({', '.join(SEED_FILES)}; repeatable) [default: all].")] = None,
     missing: Annotated[bool, typer.Option("--missing", help="Also list each missing item with what a check would do.")] = False,
-    fmt: Annotated[str, typer.Option("--format", help="table or json (json goes to stdout, nothing else does).")] = "table",
+    fmt: FormatOption = OutputFormat.table,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/coverage-<UTC>.h5].")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
 ) -> None:
@@ -30,8 +30,6 @@ def coverage(
     or the ledger is inconsistent with the registered claims (or, where ../shared/seeds exists, with the documents' words)."""
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
-    if fmt not in ("table", "json"):
-        raise BadInput(f"--format must be table or json, got {fmt!r}")
     ledgers = load_ledgers(source)
     out_path = check_writable(out or default_report_path("coverage"), overwrite=force)
     problems = validate(ledgers, claim_registry.registry())
@@ -53,8 +51,8 @@ def coverage(
         }
     report.sections["coverage"] = {"problems": json.dumps(problems), "quotes_checked": seeds is not None, "seeds_dir": str(seeds or "")}
     path = write_report(report, out_path, overwrite=force)
-    if fmt == "json":
-        print(json.dumps({"documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)}, indent=1))
+    if fmt == OutputFormat.json:
+        print_json({"schema": "nacverify.coverage/1", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
     else:
         table = Table(title="coverage of the source documents (nacverify/ledger/*.yaml)")
         for col in ("document", "items", "checked", "not checkable", "by reason", "missing"):

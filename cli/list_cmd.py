@@ -11,17 +11,24 @@ from rich.table import Table
 from nacverify import claims as claim_registry
 
 from ._common import console, guarded, kind_totals
+from ._common import FormatOption, OutputFormat, print_json
 
 
 @guarded
 def list_claims(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm3.*' (repeatable).")] = None,
+    fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """List all registered claims: id, kind (whose statement: as-printed, reading, correction, implementation, lemma),
     source, statement, expected verdict."""
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
     claims = claim_registry.select(only)
+    if fmt == OutputFormat.json:
+        from nacverify.report.json_export import claims_document
+
+        print_json(claims_document(claims))
+        return
     table = Table(title=f"{len(claims)} claims")
     table.add_column("claim", style="bold", no_wrap=True)
     table.add_column("kind", no_wrap=True)

@@ -17,6 +17,7 @@ from nacverify.report import Report, check_writable, default_report_path
 from nacverify.symbolic import DEFAULT_SAMPLES, ProofEntry, prove as run_proofs, report_sections, select_obligations
 
 from ._common import command_line, console, finish, finish_interrupted, guarded, progress_bar, verdict_text
+from ._common import JunitXmlOption, check_junit_xml
 
 
 def _listing(obligations) -> Table:
@@ -72,6 +73,7 @@ def prove(
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
     seed: Annotated[int, typer.Option(help="Seed of the numeric counterexample search.")] = 0,
     samples: Annotated[int, typer.Option(help="Points drawn by the counterexample search per undecided statement.")] = DEFAULT_SAMPLES,
+    junit_xml: JunitXmlOption = None,
 ) -> None:
     """Check the symbolic proof obligations (SymPy): closed forms, gradients, limits, invariant intervals, discretisation steps."""
     if samples < 1:
@@ -81,6 +83,7 @@ def prove(
         console.print(_listing(obligations))
         raise typer.Exit(0)
     out_path = check_writable(out or default_report_path("prove"), overwrite=force)
+    check_junit_xml(junit_xml, force=force, out=out_path)
 
     report = Report(command=command_line(), seed=seed)
     entries: list[ProofEntry] = []
@@ -95,7 +98,8 @@ def prove(
     except KeyboardInterrupt:
         report.results = [e.result for e in entries]
         report.sections = report_sections(entries, seed, samples)
-        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(entries)} of {len(obligations)} obligations") from None
+        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(entries)} of {len(obligations)} obligations",
+                                 junit_xml=junit_xml) from None
 
     wall = time.perf_counter() - start
     report.results = [e.result for e in entries]
@@ -110,4 +114,4 @@ def prove(
     for e in entries:
         by_kind.setdefault(str(e.obligation.kind or "-"), Counter())[e.result.verdict.value] += 1
     console.print("by kind: " + "; ".join(f"{k} " + ", ".join(f"{n[v.value]} {v.value}" for v in Verdict if n[v.value]) for k, n in by_kind.items()), markup=False)
-    raise finish(report, out_path, force=force, gate=gate)
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import enum
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -14,6 +16,7 @@ from nacverify.errors import BadInput
 from nacverify.report import read_report
 
 from ._common import console, err_console, guarded, verdict_text
+from ._common import FormatOption, OutputFormat, print_json
 
 def _verdict(verdict: str) -> str:
     """A coloured verdict; an unknown one (a foreign or damaged file) as plain text."""
@@ -31,13 +34,21 @@ report_app = typer.Typer(help="Read nacverify HDF5 reports.", no_args_is_help=Tr
 def show(
     file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
     claim: Annotated[Optional[str], typer.Option("--claim", help="Show one claim's evidence.")] = None,
+    fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Print a report's verdict table, or one claim's evidence with --claim."""
     data = read_report(file)
+    if fmt == OutputFormat.json:
+        from nacverify.report.json_export import report_document
+
+        if claim is not None and claim not in data.claims:
+            raise BadInput(f"claim {claim!r} is not in {file}")
+        print_json(report_document(data, claim=claim))
+        return
     a = data.attrs
     state = "complete" if data.complete else "[bold red]INCOMPLETE[/] (interrupted run)"
     console.print(f"[bold]{escape(str(file))}[/]  schema {escape(str(a.get('schema_version')))}  {state}")
-    console.print(f"command: {a.get('command')}   seed: {a.get('seed')}   created: {a.get('created_utc')}", markup=False)
+    console.print(f"command: {a.get('command')}   seed: {data.seed_text}   created: {a.get('created_utc')}", markup=False)
     console.print(f"device: {a.get('device')}   nacverify {a.get('tool_version')}", markup=False)
     if claim is None:
         table = Table()
@@ -89,6 +100,36 @@ def html(
     data = read_report(file)
     page = render_html(data, out, overwrite=force)
     console.print(f"page: {page}", markup=False)
+
+
+class ExportFormat(str, enum.Enum):
+    json = "json"
+    csv = "csv"
+
+
+@report_app.command("export")
+@guarded
+def export(
+    file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
+    to: Annotated[ExportFormat, typer.Option("--to", help="json: everything (attributes, claims with their evidence arrays, sections); "
+                                             "csv: the claims table, one row per claim.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write [default: stdout].")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+) -> None:
+    """Export a report as JSON or CSV for readers without HDF5 tools (layout: reports/JSON_SCHEMA.md)."""
+    from nacverify.atomic import atomic_write
+    from nacverify.report.json_export import claims_csv, dumps, report_document
+
+    data = read_report(file)
+    if out is None:
+        if to == ExportFormat.json:
+            print_json(report_document(data, arrays=True))
+        else:
+            sys.stdout.write(claims_csv(data))
+        return
+    text = dumps(report_document(data, arrays=True)) + "\n" if to == ExportFormat.json else claims_csv(data)
+    path = atomic_write(out, lambda tmp: tmp.write_text(text, encoding="utf-8", newline=""), overwrite=force, what="export")
+    console.print(f"export: {path}", markup=False)
 
 
 _KIND_STYLE = {"regression": "bold red", "improvement": "green", "change": "yellow", "added": "blue", "removed": "magenta"}
