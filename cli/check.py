@@ -21,7 +21,9 @@ from nacverify.report import Report, check_writable, default_report_path
 from nacverify.runner import run_claims
 
 from .frozen_error import _readings_table as readings_rich_table
+from ._cluster import SchedulerOption, cluster
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
+from ._common import FormatOption, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 
@@ -40,7 +42,10 @@ def check(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/check-<UTC>.h5].")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes; claim groups run in parallel (1: serial, in this process).")] = min(2, os.cpu_count() or 1),
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes of a local Dask cluster (one thread each); claim groups run in parallel (1: serial, in this process).")] = min(2, os.cpu_count() or 1),
+    scheduler: SchedulerOption = None,
+    junit_xml: JunitXmlOption = None,
+    fmt: FormatOption = OutputFormat.table,
 ) -> None:
     """Run every registered claim (symbolic, frozen-error, numeric, LTC, model), print one table, write one report."""
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
@@ -50,6 +55,11 @@ def check(
     claims = _ordered(claim_registry.select(only))
     if not claims:
         raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify check --list`)")
+    if list_only and fmt == OutputFormat.json:
+        from nacverify.report.json_export import claims_document
+
+        print_json(claims_document(claims))
+        return
     if list_only:
         table = Table(title=f"{len(claims)} claims")
         for col in ("claim", "group", "kind", "source", "expected"):
@@ -59,42 +69,46 @@ def check(
         console.print(table)
         return
     out_path = check_writable(out or default_report_path("check"), overwrite=force)
+    check_junit_xml(junit_xml, force=force, out=out_path)
     report = Report(command=command_line(), seed=seed)
     ctx = CheckContext(seed=seed, quick=quick)
     start = time.perf_counter()
-    try:
-        with progress_bar() as bar:
-            sizes: dict[str, int] = defaultdict(int)
-            for c in claims:
-                sizes[c.group] += 1
-            tasks = {g: bar.add_task(f"{g:<13}", total=n) for g, n in sizes.items()}
+    with cluster(jobs, scheduler, warm_catalog=True) as executor:  # None: serial, in this process
+        try:
+            with progress_bar() as bar:
+                sizes: dict[str, int] = defaultdict(int)
+                for c in claims:
+                    sizes[c.group] += 1
+                tasks = {g: bar.add_task(f"{g:<13}", total=n) for g, n in sizes.items()}
 
-            def progress(claim, result):
-                if result is None:
-                    bar.update(tasks[claim.group], description=f"{claim.group:<13} {claim.id}")
-                else:
-                    bar.advance(tasks[claim.group])
+                def progress(claim, finished):
+                    if finished:
+                        bar.advance(tasks[claim.group])
+                    else:
+                        bar.update(tasks[claim.group], description=f"{claim.group:<13} {claim.id}")
 
-            report.results = run_claims(claims, ctx, jobs=jobs, progress=progress)
-    except Interrupted as exc:
-        report.results = list(exc.partial or [])
-        raise finish_interrupted(report, out_path, force=force, note=str(exc)) from None
+                report.results = run_claims(claims, ctx, executor=executor, progress=progress)
+        except Interrupted as exc:  # the partial report is written before the cluster closes
+            report.results = list(exc.partial or [])
+            raise finish_interrupted(report, out_path, force=force, note=str(exc), junit_xml=junit_xml, fmt=fmt) from None
     elapsed = time.perf_counter() - start
-    report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims), "jobs": jobs}
-    console.print(verdict_table(report.results, title=f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)",
+    report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims), "jobs": jobs, "scheduler": scheduler or ""}
+    show = screen(fmt)  # --format json: the tables are not printed, stdout holds the JSON only
+    show.print(verdict_table(report.results, title=f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)",
                                 extra={"s": lambda r: f"{r.seconds:.2f}"}))
     counts = defaultdict(int)
     for r in report.results:
         counts[r.verdict.value] += 1
-    console.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
-    console.print(kind_summary(report.results))
+    show.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
+    show.print(kind_summary(report.results))
     verdicts = {r.claim.id: r.verdict.value for r in report.results}
     rows = tuple(row for row in NAMED_REGIMES if f"nac.table2.{row}" in verdicts or f"nac.table2.{row}.mean_le_max" in verdicts)
     if rows:  # the reading -> verdict table of Table 2 (seed 000), as in `nacverify frozen-error`
         readings = readings_table(verdicts, rows)
         report.sections["check/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
-        console.print(readings_rich_table(readings))
+        show.print(readings_rich_table(readings))
     for kind, kc in counts_by_kind(report.results).items():
         report.sections[f"check/kinds/{kind}"] = dict(kc)
-    print_witnesses(report.results)
-    raise finish(report, out_path, force=force, gate=gate)
+    if fmt == OutputFormat.table:
+        print_witnesses(report.results)
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt)

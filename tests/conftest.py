@@ -8,3 +8,61 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 from nacverify.precision import enable_float64_globally  # noqa: E402
 
 enable_float64_globally()
+
+
+# ------------------------------------------------------------------ a real Dask cluster on loopback
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def dask_scheduler_address(tmp_path_factory):
+    """A real Dask scheduler and two real workers (one thread each, each under a nanny) on
+    loopback, started once per session as `dask scheduler` / `dask worker` processes, as on a
+    remote cluster (the workers do not switch float64 on globally). Yields the address,
+    tcp://127.0.0.1:PORT. A worker a test kills is restarted by its nanny; the logs are in the
+    fixture's temporary folder."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path_factory.mktemp("dask")
+    scheduler_file = folder / "scheduler.json"
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONUNBUFFERED": "1"}
+
+    logs = []
+
+    def start(module: str, *args: str, log: str) -> subprocess.Popen:
+        logs.append(open(folder / log, "w"))
+        return subprocess.Popen([sys.executable, "-m", f"distributed.cli.{module}", *args], cwd=folder, env=env,
+                                stdout=logs[-1], stderr=subprocess.STDOUT, start_new_session=True)
+
+    procs = [start("dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                   "--scheduler-file", str(scheduler_file), log="scheduler.log")]
+    try:
+        deadline = time.monotonic() + 120
+        while not scheduler_file.exists() or not scheduler_file.read_text().strip():
+            assert procs[0].poll() is None and time.monotonic() < deadline, (folder / "scheduler.log").read_text()
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for i in range(2):
+            procs.append(start("dask_worker", address, "--nthreads", "1", "--nworkers", "1", "--name", f"w{i}", "--host", "127.0.0.1",
+                               "--memory-limit", "0", "--no-dashboard", "--local-directory", str(folder), log=f"worker{i}.log"))
+        from distributed import Client
+
+        with Client(address, set_as_default=False, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=180)
+        yield address
+    finally:
+        for proc in reversed(procs):  # workers first, then the scheduler: each closes cleanly on SIGTERM
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        for log in logs:
+            log.close()

@@ -1,0 +1,60 @@
+"""Preload of the local cluster's worker processes (`dask_setup` runs when a worker starts).
+
+Dask loads this file by its path, not as part of the `nacverify.cli` package, so a worker
+starts without importing nacverify (JAX and the rest come with its first task, or, for
+`check`, with the background warm-up below, once the worker has registered with the scheduler).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+
+def dask_setup(worker: Any) -> None:
+    """Ignore Ctrl-C, which the terminal sends to the whole process group (the command line
+    handles it, writes its partial report and then closes the cluster), and, when the command
+    line asks for it (NACVERIFY_WARM_CATALOG=1, `check`), load the claim catalog in the
+    background once the worker runs, so that the first task finds it loaded
+    (`nacverify.runner.load_catalog` is thread-safe: the task waits for the warm-up). The
+    process ends without module teardown (`_exit_now`)."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nothing to ignore here
+        pass
+    atexit.register(_exit_now)  # registered first, so it runs last, after every other exit handler
+    if os.environ.get("NACVERIFY_WARM_CATALOG") == "1":
+        threading.Thread(target=_warm_up, args=(worker,), name="nacverify-catalog", daemon=True).start()
+
+
+def _exit_now() -> None:
+    """End the worker process without tearing its modules down (JAX, SymPy, ...: about 2 s
+    of a cluster's closing); the worker has closed and every other exit handler has run."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
+
+
+def _warm_up(worker: Any) -> None:
+    from distributed.core import Status
+
+    for _ in range(600):  # first let the worker register (the imports compete for the GIL)
+        if worker.status in (Status.running, Status.closing, Status.closed, Status.failed):
+            break
+        time.sleep(0.05)
+    if worker.status != Status.running:
+        return
+    try:
+        from nacverify.runner import load_catalog
+
+        load_catalog()
+    except Exception:  # noqa: BLE001  (the first task meets the same error and reports it)
+        pass
