@@ -2,19 +2,21 @@
 
 Verification numerics run in float64, scoped to nacverify's own computations
 (`nacverify.precision`): importing nacverify leaves the caller's JAX configuration as it was.
+Importing the package itself is cheap (the names below load JAX on first use), so that the
+pytest plugin (`nacverify.pytest_plugin`), which pytest loads for every run, costs nothing.
 """
 
 from __future__ import annotations
 
-from .claims import CheckContext, Claim, Evidence, Outcome, Result, Verdict
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import BadInput, EnvironmentProblem, NacverifyError, ReportError
 
-try:
-    from importlib.metadata import version as _version
+if TYPE_CHECKING:
+    from .claims import CheckContext, Claim, Evidence, Outcome, Result, Verdict
 
-    __version__ = _version("nacverify")
-except Exception:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+_LAZY = {name: "claims" for name in ("CheckContext", "Claim", "Evidence", "Outcome", "Result", "Verdict")}
 
 __all__ = [
     "BadInput",
@@ -29,3 +31,24 @@ __all__ = [
     "Verdict",
     "__version__",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The claim types (they import JAX) and `__version__`, loaded on first access."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    elif name == "__version__":
+        try:
+            from importlib.metadata import version
+
+            value = version("nacverify")
+        except Exception:  # running from a source tree that is not installed
+            value = "0+unknown"
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

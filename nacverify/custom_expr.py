@@ -14,7 +14,7 @@ import sympy as sp
 
 from .errors import BadInput
 
-__all__ = ["T_SYMBOL", "parse_formula", "ALLOWED_FUNCTIONS"]
+__all__ = ["T_SYMBOL", "parse_formula", "ALLOWED_FUNCTIONS", "is_constant_in_t"]
 
 T_SYMBOL = sp.Symbol("t", real=True)
 
@@ -85,3 +85,20 @@ def parse_formula(text: str) -> sp.Expr:
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise BadInput(f"formula {text!r} is not finite")
     return expr
+
+
+def is_constant_in_t(expr: sp.Expr, probes: int = 7) -> bool:
+    """Whether SymPy proves that `expr` does not depend on t: t does not occur, or d/dt
+    simplifies to 0 (e.g. ``sin(t)^2 + cos(t)^2``). False when it does not or SymPy cannot
+    tell: a caller may rely on True as a proof. The derivative is first evaluated at a few
+    points of [0, 1]; a clearly non-zero value ends the search before any simplification."""
+    if T_SYMBOL not in expr.free_symbols:
+        return True
+    derivative = sp.diff(expr, T_SYMBOL)
+    if derivative == 0 or derivative.is_zero is True:
+        return True
+    for k in range(probes):
+        value = derivative.subs(T_SYMBOL, sp.Rational(k, probes - 1)).evalf(30)
+        if value.is_number and value.is_finite and abs(complex(value)) > 1e-12:
+            return False
+    return sp.simplify(derivative) == 0

@@ -223,7 +223,9 @@ def diff_reports(old: ReportData, new: ReportData, *, rtol: float = 1e-6, allow_
         notes.append(f"R4: NEW is marked incomplete ({new.attrs.get('note') or 'interrupted run'})")
     if not old.complete:
         notes.append(f"OLD is marked incomplete ({old.attrs.get('note') or 'interrupted run'})")
-    for key in ("command", "seed", "tool_version", "device"):
+    if old.seed != new.seed:
+        notes.append(f"seed differs: {old.seed_text} -> {new.seed_text}")
+    for key in ("command", "tool_version", "device"):
         if old.attrs.get(key) != new.attrs.get(key):
             notes.append(f"{key} differs: {old.attrs.get(key)!r} -> {new.attrs.get(key)!r}")
     return ReportDiff(old, new, float(rtol), verdicts, metrics, compared, notes)

@@ -180,7 +180,7 @@ def _header(page: _Page, data: ReportData) -> None:
         versions_text = str(a.get("library_versions", ""))
     rows = [
         ["command", a.get("command", "")],
-        ["seed", a.get("seed", "")],
+        ["seed", data.seed_text],
         ["created (UTC)", a.get("created_utc", "")],
         ["verdicts", summary],
         ["device", a.get("device", "")],
