@@ -33,6 +33,7 @@ def _register_commands() -> None:
     app.command("backends")(__import__("nacverify.cli.backends", fromlist=["backends"]).backends)
     app.command("bench")(__import__("nacverify.cli.bench", fromlist=["bench"]).bench)
     app.command("audit")(__import__("nacverify.cli.audit", fromlist=["audit"]).audit)
+    app.command("audit-gen")(__import__("nacverify.cli.audit_gen", fromlist=["audit_gen"]).audit_gen)
     app.command("audit-ltc")(__import__("nacverify.cli.audit_ltc", fromlist=["audit_ltc"]).audit_ltc)
     app.command("coverage")(__import__("nacverify.cli.coverage", fromlist=["coverage"]).coverage)
 

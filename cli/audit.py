@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -11,21 +12,27 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify.audit import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, apply_expect, audit_claims, read_expect, read_export
+from nacverify.audit import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, apply_expect, read_expect
 from nacverify.audit import export_model as write_model_export
 from nacverify.audit.claims import CLAIM_SPECS
+from nacverify.audit.stream import QUANTILE_MODES, audit_file, reuse_heap_in_this_process
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
 from nacverify.model.gates import HEADS, MODES
 from nacverify.model.nac import BACKBONES
 from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import command_line, console, finish, guarded, print_witnesses, verdict_table
+from ._cluster import SchedulerOption, cluster
+from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import JunitXmlOption, check_junit_xml
 
 MODEL = "Model export (--export-model)"
 Backbone = enum.Enum("Backbone", {b: b for b in BACKBONES}, type=str)
 Head = enum.Enum("Head", {h: h for h in HEADS}, type=str)
 Mode = enum.Enum("Mode", {m: m for m in MODES}, type=str)
+Quantiles = enum.Enum("Quantiles", {m: m for m in QUANTILE_MODES}, type=str)
+LARGE = "Large exports (HDF5 is read chunk by chunk; reports/AUDIT_FORMAT.md)"
+PROGRESS_BYTES = 1 << 28  # files larger than this show a progress bar
 
 
 def _list_claims() -> None:
@@ -38,12 +45,12 @@ def _list_claims() -> None:
     console.print(table)
 
 
-def _export_section(export, path: Path, expect: Optional[Path], threshold: float) -> dict:
+def _export_section(export, path: Path, expect: Optional[Path], threshold: float, valid_pairs: int) -> dict:
     return {
         "file": str(path),
         "pair_shape": np.asarray(export.pair_shape, dtype=np.int64),
         "pairs": export.pairs,
-        "valid_pairs": int(export.valid_mask.sum()),
+        "valid_pairs": valid_pairs,
         "keys": export.K,
         "arrays": {name: f"{getattr(export, name).dtype} {list(getattr(export, name).shape)}"
                    for name in ("phi", "omega", "t_pseudo", "logits", "attention", "u", "valid") if export.has(name)},
@@ -63,6 +70,10 @@ def audit(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out (and --export-model file).")] = False,
     sharp_threshold: Annotated[float, typer.Option("--sharp-threshold", help="Weight on one key that counts as sharp attention (audit.sharpness).")] = DEFAULT_SHARP_THRESHOLD,
     list_only: Annotated[bool, typer.Option("--list", help="List the audit claims and exit.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes of a local Dask cluster that audit chunks of pairs as tasks (1: serial, in this process).", rich_help_panel=LARGE)] = 1,
+    scheduler: SchedulerOption = None,
+    chunk_pairs: Annotated[Optional[int], typer.Option("--chunk-pairs", help="Pairs per chunk (task), rounded down to whole rows (default: about 32 MiB of the stored arrays); results do not depend on it.", rich_help_panel=LARGE)] = None,
+    quantiles: Annotated[Quantiles, typer.Option("--quantiles", help="Evidence quantiles: exact (extra passes over exports above 2^20 pairs) or bounded (one pass; within a relative 2^-9).", rich_help_panel=LARGE)] = Quantiles("exact"),
     export_model: Annotated[Optional[Path], typer.Option("--export-model", help="Write the JAX NAC model's gate export to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
     backbone: Annotated[Backbone, typer.Option(help="NCP backbone of the gates (fc: the dense ablation).", rich_help_panel=MODEL)] = Backbone("circuit"),
     head: Annotated[Head, typer.Option(help="Gate heads: one shared output or two (split).", rich_help_panel=MODEL)] = Head("shared"),
@@ -75,6 +86,7 @@ def audit(
     delta_t: Annotated[float, typer.Option(help="Euler step size.", rich_help_panel=MODEL)] = 0.5,
     euler_steps: Annotated[int, typer.Option(help="Euler steps.", rich_help_panel=MODEL)] = 5,
     seed: Annotated[int, typer.Option(help="Seed of the parameters (input: seed + 1).", rich_help_panel=MODEL)] = 0,
+    junit_xml: JunitXmlOption = None,
 ) -> None:
     """Audit exported NAC gates against the theory: omega > 0, Theorem 1's interval, logits recomputed from the
     gates, the Euler step-size margin, input dependence, attainable sharpness, softmax rows."""
@@ -83,23 +95,51 @@ def audit(
         return
     if (file is None) == (export_model is None):
         raise BadInput("give a gate export FILE or --export-model PATH (one of them)")
+    if not 1 <= jobs <= 64:
+        raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
     table = read_expect(expect) if expect is not None else None
     out_path = check_writable(out or default_report_path(f"audit-{(file or export_model).stem}"), overwrite=force)
+    check_junit_xml(junit_xml, force=force, out=out_path)
     if export_model is not None:
         file, _ = write_model_export(
             export_model, d_model=d_model, num_heads=heads, length=length, batch=batch, seed=seed, overwrite=force,
             backbone=backbone.value, head=head.value, mode=mode.value, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
         console.print(f"export: {file} ({backbone.value} backbone, {head.value} head, mode {mode.value})", markup=False)
-    export = read_export(file)
-    claims = audit_claims(export, sharp_threshold=sharp_threshold)
+    report = Report(command=command_line(), seed=seed if export_model is not None else None)
+    reuse_heap_in_this_process()  # this process is nacverify's own: glibc keeps the memory the chunks free
+    uptime = _uptime()
+    with cluster(jobs, scheduler) as executor, progress_bar(Path(file).stat().st_size > PROGRESS_BYTES if Path(file).is_file() else False) as bar:
+        task = bar.add_task("audit", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=f"audit, {stage} (rows)", completed=done, total=total)
+
+        try:
+            audited = audit_file(file, sharp_threshold=sharp_threshold, executor=executor, chunk_pairs=chunk_pairs,
+                                 quantiles=quantiles.value, progress=progress)
+        except KeyboardInterrupt:
+            report.sections["audit"] = {"file": str(file), "interrupted": "during the passes over the export: no verdicts"}
+            raise finish_interrupted(report, out_path, force=force, note="interrupted during the audit's passes", junit_xml=junit_xml) from None
+    export = audited.layout
+    claims = audited.claims
     if table is not None:
         claims = apply_expect(claims, table, f"--expect {expect}")
-    report = Report(command=command_line(), seed=seed if export_model is not None else None)
     report.results = [evaluate(c, CheckContext()) for c in claims]
-    report.sections["audit"] = _export_section(export, file, expect, sharp_threshold)
+    report.sections["audit"] = _export_section(export, file, expect, sharp_threshold, audited.valid_pairs)
+    report.sections["bench/audit"] = {**audited.bench, "jobs": jobs, "scheduler": scheduler or "", "uptime_start": uptime, "uptime_end": _uptime()}
+    bench = audited.bench
+    console.print(f"read {'whole (NPZ)' if audited.in_memory else 'chunk by chunk'}: {bench['chunks']} chunk(s) of {bench['chunk_pairs']} pairs, "
+                  f"{bench['passes']} pass(es), quantiles {bench['quantiles']}; {bench['seconds']:.2f} s, "
+                  f"{bench['pairs_per_second']:.3g} pairs/s", markup=False)
     if export.ignored:
         console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
     title = f"audit of {file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
     console.print(verdict_table(report.results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
     print_witnesses(report.results)
-    raise finish(report, out_path, force=force, gate=gate)
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)
+
+
+def _uptime() -> str:
+    """What `uptime` reports (load averages over 1, 5, 15 minutes), recorded with the timings."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average: {one:.2f}, {five:.2f}, {fifteen:.2f} ({os.cpu_count()} CPUs)"

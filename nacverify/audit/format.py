@@ -40,7 +40,10 @@ from ..errors import BadInput
 
 __all__ = [
     "GateExport",
+    "ExportLayout",
+    "ArrayInfo",
     "read_export",
+    "read_layout",
     "from_arrays",
     "FORMAT_TAG",
     "FORMAT_VERSION",
@@ -64,7 +67,51 @@ _HDF5_MAGIC = b"\x89HDF\r\n\x1a\n"
 
 
 @dataclass(frozen=True)
-class GateExport:
+class ArrayInfo:
+    """Shape and dtype of an array that stays in its file (an HDF5 dataset read chunk by chunk)."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+
+
+class _Fields:
+    """Accessors shared by an export in memory (`GateExport`) and one left in its file (`ExportLayout`)."""
+
+    @property
+    def pair_shape(self) -> tuple[int, ...]:
+        return tuple(self.phi.shape)
+
+    @property
+    def K(self) -> int:
+        return int(self.phi.shape[-1])
+
+    @property
+    def pairs(self) -> int:
+        return int(self.phi.size)
+
+    def has(self, name: str) -> bool:
+        return getattr(self, name) is not None
+
+    def eps(self, *names: str) -> float:
+        """Machine epsilon of the coarsest float dtype among the named arrays present, or the
+        ``compute_eps`` attribute when the model computed in a coarser arithmetic (bfloat16)."""
+        arrays = [getattr(self, n) for n in names if getattr(self, n) is not None]
+        return max([float(np.finfo(a.dtype).eps) for a in arrays] + [self.compute_eps or 0.0])
+
+    def attrs(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ATTRS if getattr(self, k) is not None}
+
+
+@dataclass(frozen=True)
+class GateExport(_Fields):
     """A validated gate export. Arrays keep their exported dtype; `pair_shape` is phi's shape
     [..., K]. `valid` is all-True when the file has none. `ignored` lists entries the
     format does not know (they are reported, not used)."""
@@ -86,32 +133,36 @@ class GateExport:
     ignored: tuple[str, ...] = field(default_factory=tuple)
 
     @property
-    def pair_shape(self) -> tuple[int, ...]:
-        return tuple(self.phi.shape)
-
-    @property
-    def K(self) -> int:
-        return int(self.phi.shape[-1])
-
-    @property
-    def pairs(self) -> int:
-        return int(self.phi.size)
-
-    @property
     def valid_mask(self) -> np.ndarray:
         return np.ones(self.pair_shape, bool) if self.valid is None else self.valid
 
-    def has(self, name: str) -> bool:
-        return getattr(self, name) is not None
 
-    def eps(self, *names: str) -> float:
-        """Machine epsilon of the coarsest float dtype among the named arrays present, or the
-        ``compute_eps`` attribute when the model computed in a coarser arithmetic (bfloat16)."""
-        arrays = [getattr(self, n) for n in names if getattr(self, n) is not None]
-        return max([float(np.finfo(a.dtype).eps) for a in arrays] + [self.compute_eps or 0.0])
+@dataclass(frozen=True)
+class ExportLayout(_Fields):
+    """An HDF5 gate export whose layout (names, shapes, dtypes, attributes) is validated but
+    whose arrays stay in the file, to be read chunk by chunk (nacverify.audit.source). The
+    values (finite, `valid` 0/1 and not all False) are checked while the chunks are read."""
 
-    def attrs(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ATTRS if getattr(self, k) is not None}
+    phi: ArrayInfo
+    omega: ArrayInfo
+    t_pseudo: ArrayInfo | None = None
+    logits: ArrayInfo | None = None
+    attention: ArrayInfo | None = None
+    u: ArrayInfo | None = None
+    valid: ArrayInfo | None = None
+    mode: str | None = None
+    delta_t: float | None = None
+    euler_steps: int | None = None
+    dt: float | None = None
+    topk: int | None = None
+    compute_eps: float | None = None
+    source: str = "<file>"
+    ignored: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def arrays(self) -> tuple[str, ...]:
+        """The names of the arrays the file holds, in the format's order."""
+        return tuple(n for n in REQUIRED + OPTIONAL if getattr(self, n) is not None)
 
 
 # ---------------------------------------------------------------------------- validation
@@ -143,20 +194,46 @@ def _number(name: str, value: Any, kind: type, positive: bool) -> Any:
 
 
 def _float_array(name: str, value: Any) -> np.ndarray:
-    arr = np.asarray(value)
+    """The array `value` if it is real floating point and finite; an `ArrayInfo` is checked
+    for its dtype only (its values are checked chunk by chunk, `nonfinite`)."""
+    arr = value if isinstance(value, ArrayInfo) else np.asarray(value)
     if arr.dtype == object:
         raise BadInput(f"array {name!r} holds Python objects; export plain numeric arrays")
     if arr.dtype.kind != "f":
         raise BadInput(f"array {name!r} must be a real floating-point array, got dtype {arr.dtype}")
+    if isinstance(arr, ArrayInfo):
+        return arr
     bad = ~np.isfinite(arr)
     if bad.any():
-        first = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise BadInput(f"array {name!r} has {int(bad.sum())} non-finite value(s) (NaN/inf), first at index {list(first)}")
+        raise nonfinite_error(name, int(bad.sum()), tuple(int(i) for i in np.argwhere(bad)[0]))
     return arr
+
+
+def nonfinite_error(name: str, count: int, first: tuple[int, ...]) -> BadInput:
+    """The one-line refusal of an array with NaN/inf (`first`: the index of the first one)."""
+    return BadInput(f"array {name!r} has {count} non-finite value(s) (NaN/inf), first at index {list(first)}")
+
+
+def valid_dtype_error(source: str, dtype: Any) -> BadInput:
+    return BadInput(f"{source}: valid must be boolean (or 0/1), got dtype {dtype}")
+
+
+def no_valid_error(source: str) -> BadInput:
+    return BadInput(f"{source}: valid marks no pair as valid")
 
 
 def from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> GateExport:
     """Validate a mapping of names to arrays/values (the content of an export file)."""
+    return GateExport(**_validate(entries, source))
+
+
+def layout_from_entries(entries: Mapping[str, Any], source: str) -> ExportLayout:
+    """Validate a mapping whose arrays are `ArrayInfo`s (shapes, dtypes and attributes only)."""
+    return ExportLayout(**_validate(entries, source))
+
+
+def _validate(entries: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The fields of a `GateExport` (or, with `ArrayInfo`s for arrays, an `ExportLayout`)."""
     names = set(entries)
     if "format" in entries:
         tag = _scalar("format", entries["format"])
@@ -189,14 +266,16 @@ def from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> GateExp
             raise BadInput(f"{source}: u has shape {u.shape}, expected phi's shape plus a feature axis {phi.shape + ('F',)}")
         out["u"] = u
     if "valid" in entries:
-        valid = np.asarray(entries["valid"])
-        if valid.dtype.kind not in "biu" or (valid.dtype.kind != "b" and not np.isin(valid, (0, 1)).all()):
-            raise BadInput(f"{source}: valid must be boolean (or 0/1), got dtype {valid.dtype}")
+        lazy = isinstance(entries["valid"], ArrayInfo)
+        valid = entries["valid"] if lazy else np.asarray(entries["valid"])
+        if valid.dtype.kind not in "biu" or (not lazy and valid.dtype.kind != "b" and not np.isin(valid, (0, 1)).all()):
+            raise valid_dtype_error(source, valid.dtype)
         if valid.shape != phi.shape:
             raise BadInput(f"{source}: valid has shape {valid.shape}, expected phi's shape {phi.shape}")
-        valid = valid.astype(bool)
-        if not valid.any():
-            raise BadInput(f"{source}: valid marks no pair as valid")
+        if not lazy:
+            valid = valid.astype(bool)
+            if not valid.any():
+                raise no_valid_error(source)
         out["valid"] = valid
     mode = None
     if "mode" in entries:
@@ -214,7 +293,7 @@ def from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> GateExp
     if mode == "euler" and (out["delta_t"] is None or out["euler_steps"] is None):
         raise BadInput(f"{source}: mode 'euler' needs the attributes delta_t and euler_steps")
     known = set(REQUIRED) | set(OPTIONAL) | set(ATTRS) | set(_META)
-    return GateExport(**out, source=source, ignored=tuple(sorted(names - known)))
+    return {**out, "source": source, "ignored": tuple(sorted(names - known))}
 
 
 # ---------------------------------------------------------------------------- files
@@ -240,7 +319,9 @@ def _read_npz(path: Path) -> dict[str, Any]:
     return entries
 
 
-def _read_hdf5(path: Path) -> dict[str, Any]:
+def _read_hdf5(path: Path, lazy: bool = False) -> dict[str, Any]:
+    """Root attributes and datasets of an HDF5 file; with `lazy`, datasets with at least one
+    axis are `ArrayInfo`s (left in the file) and only 0-d datasets are read."""
     import h5py
 
     try:
@@ -255,6 +336,9 @@ def _read_hdf5(path: Path) -> dict[str, Any]:
                 entries[name] = value
             for name, item in handle.items():
                 if isinstance(item, h5py.Dataset):
+                    if lazy and item.ndim > 0 and name not in ATTRS + _META:  # attributes stored as datasets are read
+                        entries[name] = ArrayInfo(tuple(int(n) for n in item.shape), item.dtype)
+                        continue
                     data = item[()]
                     entries[name] = data.decode() if isinstance(data, bytes) else data
     except BadInput:
@@ -264,9 +348,10 @@ def _read_hdf5(path: Path) -> dict[str, Any]:
     return entries
 
 
-def read_entries(path: str | Path, what: str, doc: str) -> tuple[Path, dict[str, Any]]:
+def read_entries(path: str | Path, what: str, doc: str, *, lazy_hdf5: bool = False) -> tuple[Path, dict[str, Any]]:
     """The named arrays of an NPZ or HDF5 file (the kind is told by its magic bytes), or a
-    one-line BadInput naming `what` the file should be and the `doc` that describes it."""
+    one-line BadInput naming `what` the file should be and the `doc` that describes it.
+    With `lazy_hdf5`, an HDF5 file's arrays are `ArrayInfo`s (NPZ is always read whole)."""
     source = Path(path)
     if not source.exists():
         raise BadInput(f"no file at {source}")
@@ -280,7 +365,7 @@ def read_entries(path: str | Path, what: str, doc: str) -> tuple[Path, dict[str,
     if head.startswith(_NPZ_MAGIC):
         return source, _read_npz(source)
     if head.startswith(_HDF5_MAGIC):
-        return source, _read_hdf5(source)
+        return source, _read_hdf5(source, lazy_hdf5)
     if head.startswith(_NPY_MAGIC):
         raise BadInput(f"{source}: a single .npy array; export named arrays with numpy.savez (NPZ) or HDF5")
     raise BadInput(f"{source}: neither an NPZ nor an HDF5 file (see {doc})")
@@ -289,4 +374,13 @@ def read_entries(path: str | Path, what: str, doc: str) -> tuple[Path, dict[str,
 def read_export(path: str | Path) -> GateExport:
     """Read and validate an NPZ or HDF5 gate export (the kind is told by the file's magic bytes)."""
     source, entries = read_entries(path, "a gate export", "reports/AUDIT_FORMAT.md")
+    return from_arrays(entries, str(source))
+
+
+def read_layout(path: str | Path) -> GateExport | ExportLayout:
+    """An HDF5 export's validated layout, its arrays left in the file (read chunk by chunk by
+    `nacverify.audit.audit_file`); an NPZ export is read whole (`read_export`)."""
+    source, entries = read_entries(path, "a gate export", "reports/AUDIT_FORMAT.md", lazy_hdf5=True)
+    if any(isinstance(v, ArrayInfo) for v in entries.values()):
+        return layout_from_entries(entries, str(source))
     return from_arrays(entries, str(source))

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks.nac_stability import euler_iterates
 from ..odes import frozen_solution
 from .format import GateExport
 
@@ -55,9 +54,16 @@ def recompute_logits(export: GateExport) -> tuple[np.ndarray, np.ndarray]:
         a = np.asarray(frozen_solution(t, 0.0, phi, omega))
         return a, np.maximum(np.abs(A), np.abs(a))
     if export.mode == "euler":
-        its = euler_iterates(np.zeros_like(phi), phi, omega, export.delta_t, export.euler_steps)
-        scale = np.maximum(np.abs(A), np.max(np.abs(its), axis=-1)) * np.maximum(1.0, export.delta_t * omega)
-        return its[..., -1], scale
+        # odes.euler_step, a + dt (-omega a + phi), in place (phi - omega a is the same float), with the running max |a|
+        a, step, largest = np.zeros_like(phi), np.empty_like(phi), np.zeros_like(phi)
+        for _ in range(export.euler_steps):
+            np.multiply(omega, a, out=step)
+            np.subtract(phi, step, out=step)
+            step *= export.delta_t
+            a += step
+            np.maximum(largest, np.abs(a, out=step), out=largest)
+        scale = np.maximum(np.abs(A), largest) * np.maximum(1.0, export.delta_t * omega)
+        return a, scale
     raise ValueError(f"unknown mode {export.mode!r}")
 
 
