@@ -6,12 +6,12 @@ accepted verdicts (`read_expect`, `apply_expect`) and the JAX model's export to 
 (`export_model`); and LTC cells (issue 12): `read_ltc_export`,
 `ltc_audit_claims`, the ncps.torch exporters (reports/LTC_AUDIT_FORMAT.md)."""
 
-from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, applicability, audit_claims
+from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, applicability
 from .expect import Expectation, apply_expect, read_expect
 from .export import export_model, write_export
 from .format import ATTRS, FORMAT_TAG, OPTIONAL, REQUIRED, ExportLayout, GateExport, from_arrays, read_export, read_layout
 from .generate import generate_export
-from .stream import FileAudit, audit_file
+from .stream import FileAudit, audit_claims, audit_file
 from .logits import logit_tolerance, recompute_logits
 from .ltc_claims import LTC_CLAIM_IDS, ltc_audit_claims
 from .ltc_export import export_ncps_cell, export_ncps_ltc, export_random_ncps

@@ -31,7 +31,7 @@ from .format import ExportLayout, GateExport
 from .logits import ULPS, mode_logits_available
 from .reduce import Failed
 
-__all__ = ["audit_claims", "applicability", "claims_from_summaries", "CLAIM_IDS", "CLAIM_SPECS", "DEFAULT_SHARP_THRESHOLD",
+__all__ = ["applicability", "claims_from_summaries", "CLAIM_IDS", "CLAIM_SPECS", "DEFAULT_SHARP_THRESHOLD",
            "CONSTANT_ULPS"]
 
 SEED001 = "001_9075dda04a2ad935.txt"
@@ -358,23 +358,3 @@ def claims_from_summaries(layout: ExportLayout, summaries: Mapping[str, Any], qu
     rows2 = isinstance(sharp, Failed) or bool(sharp and sharp["rows"])
     reasons = applicability(layout, rows_with_two_keys=rows2)
     return _claims(layout, reasons, lambda cid: _outcome(layout, summaries, quantiles, cid, sharp_threshold), sharp_threshold)
-
-
-def audit_claims(export: GateExport, *, sharp_threshold: float = DEFAULT_SHARP_THRESHOLD) -> list[Claim]:
-    """The seven audit claims bound to one export in memory, with their default expected
-    verdicts. The export is summarised once, when the first claim is checked (serially,
-    in this process; `nacverify.audit.audit_file` reads a file chunk by chunk and can use
-    an executor)."""
-    _check_threshold(sharp_threshold)
-    reasons = applicability(export)
-    memo: dict[str, Any] = {}
-
-    def outcome(cid: str) -> Outcome:
-        if "done" not in memo:
-            from .stream import summarize_export
-
-            memo["done"] = summarize_export(export, [c for c in CLAIM_IDS if reasons[c] is None])
-        summaries, quantiles = memo["done"]
-        return _outcome(export, summaries, quantiles, cid, sharp_threshold)
-
-    return _claims(export, reasons, outcome, sharp_threshold)

@@ -41,13 +41,14 @@ import numpy as np
 from ..errors import BadInput
 from ..precision import float64
 from .blocks import EVIDENCE_QUANTITIES, QUANTITIES, Block, map_block
-from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, applicability, claims_from_summaries
+from ..claims import Claim, Outcome
+from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, _check_threshold, _claims, _outcome, applicability, claims_from_summaries
 from .format import ExportLayout, GateExport, no_valid_error, nonfinite_error, read_layout, valid_dtype_error
 from .quantiles import BOUND, COLLECT_BUDGET, KEEP_ALL, Accumulator, Level1, RefineAccumulator, RefineRequest, RefineResult, Selection
 from .reduce import Min, merge
 from .source import ARRAYS, ArrayRows, H5Rows, chunk_rows, layout_of, rows_of, sliced
 
-__all__ = ["audit_file", "FileAudit", "summarize", "summarize_export", "pass1_task", "refine_task", "Plan", "reuse_heap_in_this_process",
+__all__ = ["audit_file", "audit_claims", "FileAudit", "summarize", "summarize_export", "pass1_task", "refine_task", "Plan", "reuse_heap_in_this_process",
            "DEFAULT_CHUNK_BYTES", "BLOCK_PAIRS", "WINDOW", "QUANTILE_MODES"]
 
 DEFAULT_CHUNK_BYTES = 32 << 20  # of stored arrays per chunk (task)
@@ -449,3 +450,21 @@ def audit_file(path: str | os.PathLike, *, sharp_threshold: float = DEFAULT_SHAR
     counted = summary.summaries.get("audit.omega_positive")
     valid_pairs = counted["valid"] if isinstance(counted, dict) else -1
     return FileAudit(layout, claims, bench, in_memory, valid_pairs)
+
+
+def audit_claims(export: GateExport, *, sharp_threshold: float = DEFAULT_SHARP_THRESHOLD) -> list[Claim]:
+    """The seven audit claims bound to one export in memory, with their default expected
+    verdicts. The export is summarised once, when the first claim is checked (serially,
+    in this process; `nacverify.audit.audit_file` reads a file chunk by chunk and can use
+    an executor)."""
+    _check_threshold(sharp_threshold)
+    reasons = applicability(export)
+    memo: dict[str, Any] = {}
+
+    def outcome(cid: str) -> Outcome:
+        if "done" not in memo:
+            memo["done"] = summarize_export(export, [c for c in CLAIM_IDS if reasons[c] is None])
+        summaries, quantiles = memo["done"]
+        return _outcome(export, summaries, quantiles, cid, sharp_threshold)
+
+    return _claims(export, reasons, outcome, sharp_threshold)
