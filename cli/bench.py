@@ -27,6 +27,10 @@ from nacverify.report import Report, check_writable, default_report_path, write_
 from ._common import command_line, console, finish_interrupted, guarded, progress_bar
 
 
+LTC_PANEL = "LTC audit benchmark (--ltc-audit)"
+SWEEP_PANEL = "Sweep benchmark (--sweep-bench)"
+
+
 class Suite(str, enum.Enum):
     paper = "paper"
     scaling = "scaling"
@@ -65,8 +69,34 @@ def bench(
     seed: Annotated[int, typer.Option(help="Seed of the parameters and inputs.")] = 0,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/bench-<suite>-<UTC>.h5].")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+    ltc_audit: Annotated[bool, typer.Option("--ltc-audit", help="Instead of NAC: time `nacverify audit-ltc` (export, each claim, total) on a seeded ncps LTC with irregular elapsed times, and the fused solver's error at elapsed 0.1, 1, 10, 100 (report: /bench/ltc_audit).", rich_help_panel=LTC_PANEL)] = False,
+    ltc_units: Annotated[int, typer.Option("--ltc-units", help="Units of the LTC (--ltc-audit).", rich_help_panel=LTC_PANEL)] = 64,
+    ltc_steps: Annotated[int, typer.Option("--ltc-steps", help="Steps of the exported run (--ltc-audit).", rich_help_panel=LTC_PANEL)] = 10_000,
+    ltc_wiring: Annotated[str, typer.Option("--ltc-wiring", help="ncps wiring: fc (FullyConnected) or autoncp (AutoNCP, units // 8 motor units) (--ltc-audit).", rich_help_panel=LTC_PANEL)] = "fc",
+    ltc_cli: Annotated[bool, typer.Option("--ltc-cli/--no-ltc-cli", help="Also time `nacverify audit-ltc FILE` end to end in a fresh process (--ltc-audit).", rich_help_panel=LTC_PANEL)] = True,
+    sweep_bench: Annotated[bool, typer.Option("--sweep-bench", help="Instead of NAC: the streaming sweep of `frozen-error --regime oscillatory` (peak RSS, serial throughput, the 10^8 sweep's stated estimate, 1 -> 2 worker scaling; report: /bench/sweep).", rich_help_panel=SWEEP_PANEL)] = False,
+    sweep_draws: Annotated[int, typer.Option("--sweep-draws", help="Draws of the serial sample run (peak RSS, throughput) (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 10_000_000,
+    scaling_draws: Annotated[int, typer.Option("--scaling-draws", help="Draws of each 1- and 2-worker run (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 200_000,
+    scaling_repeats: Annotated[int, typer.Option("--scaling-repeats", help="Alternating 1- and 2-worker runs; the best of each counts (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 2,
 ) -> None:
-    """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines."""
+    """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
+    with --ltc-audit, time the LTC audit instead."""
+    if sweep_bench:
+        from .bench_sweep import sweep_bench as bench_the_sweep
+
+        if sweep_draws < 1 or scaling_draws < 1 or scaling_repeats < 1:
+            raise BadInput("--sweep-draws, --scaling-draws and --scaling-repeats must be >= 1")
+        raise bench_the_sweep(draws=sweep_draws, scaling_draws=scaling_draws, repeats=scaling_repeats, seed=seed, out=out, force=force)
+    if ltc_audit:
+        from .bench_ltc import ltc_audit_bench
+
+        if not 0 <= seed < 2**31:
+            raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
+        if ltc_units < 1 or ltc_steps < 1:
+            raise BadInput("--ltc-units and --ltc-steps must be >= 1")
+        if ltc_wiring not in ("fc", "autoncp"):
+            raise BadInput(f"--ltc-wiring must be fc or autoncp, got {ltc_wiring!r}")
+        raise ltc_audit_bench(units=ltc_units, steps=ltc_steps, wiring=ltc_wiring, seed=seed, cli_run=ltc_cli, out=out, force=force)
     if repeats < MIN_REPEATS:
         raise BadInput(f"--repeats must be >= {MIN_REPEATS}, got {repeats}")
     for name, value in (("T", T), ("max-T", max_T), ("min-T", min_T)):

@@ -39,7 +39,7 @@ def check(
     list_only: Annotated[bool, typer.Option("--list", help="List the selected claims and exit.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="Fewer random draws and shorter searches (for CI).")] = False,
     seed: Annotated[int, typer.Option(help="Seed of every random draw.")] = 0,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/check-<UTC>.h5].")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/check-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes of a local Dask cluster (one thread each); claim groups run in parallel (1: serial, in this process).")] = min(2, os.cpu_count() or 1),

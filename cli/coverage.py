@@ -20,10 +20,10 @@ from ._common import FormatOption, OutputFormat, print_json
 
 @guarded
 def coverage(
-    source: Annotated[Optional[list[str]], typer.Option("--source", help=f"Document id ({', '.join(SEED_FILES)}; repeatable) [default: all].")] = None,
+    source: Annotated[Optional[list[str]], typer.Option("--source", help=f"Document id ({', '.join(SEED_FILES)}; repeatable; default: all).")] = None,
     missing: Annotated[bool, typer.Option("--missing", help="Also list each missing item with what a check would do.")] = False,
     fmt: FormatOption = OutputFormat.table,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/coverage-<UTC>.h5].")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/coverage-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
 ) -> None:
     """Per document: ledger items, checked, not checkable (by reason) and missing. Exits 1 when anything is missing

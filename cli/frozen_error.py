@@ -12,14 +12,17 @@ from rich.table import Table
 
 from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
-from nacverify.frozen import BOUNDS, SolveOptions, SweepRun, cached_run, cached_sweep, member_spec, regime_specs, scipy_baseline
+from nacverify.frozen import SolveOptions, cached_run, regime_specs
 from nacverify.frozen._readings import READING_COLUMNS, readings_table
-from nacverify.frozen.claims import average_claim, instance_claims, sweep_claims
-from nacverify.regimes import NAMED_REGIMES, SWEEP_RANGES, sample_regime
+from nacverify.frozen.claims import average_claim, instance_claims
+from nacverify.regimes import NAMED_REGIMES
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import require_backend
 
-from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
+from ._cluster import SchedulerOption
+from ._common import command_line, console, err_console, finish, finish_interrupted, guarded, print_witnesses, verdict_table
+from ._sweep import plan_sweeps, run_sweeps, sweep_table
+from ._common import JunitXmlOption, check_junit_xml
 
 
 class RegimeChoice(str, enum.Enum):
@@ -63,46 +66,6 @@ def _readings_table(readings: dict[str, dict[str, str]]) -> Table:
     return table
 
 
-def _sweep_section(sw: SweepRun, baseline: tuple[float, int] | None, worst_runs: dict[str, object]) -> dict:
-    section: dict = {
-        "n_requested": sw.n_requested,
-        "n_done": sw.n_done,
-        "seed": sw.seed,
-        "complete": sw.complete,
-        "chunk": sw.chunk,
-        "compile_seconds": sw.compile_seconds,
-        "solve_seconds": sw.solve_seconds,
-        "verify_seconds": sw.verify_seconds,
-        "trajectories_per_second": sw.trajectories_per_second,
-        "total_seconds": sw.total_seconds,
-        "end_to_end_per_second": sw.end_to_end_per_second,
-        "num_steps_max": sw.num_steps_max,
-        "sweep_ranges": {k: list(v) for k, v in SWEEP_RANGES.items()},
-        "params": {k: np.asarray(v) for k, v in sw.params.items()},
-    }
-    if sw.summary is not None:
-        s = sw.summary
-        section["members"] = {
-            **{f"tightness_{b}": s.tightness[b] for b in BOUNDS},
-            **{f"peak_t_{b}": s.peak_t[b] for b in BOUNDS},
-            "rel_mean_pct": s.rel_mean_pct,
-            "rel_max_pct": s.rel_max_pct,
-            "variation_bound_pct": s.variation_bound_pct,
-            "max_solver_error": s.max_solver_error,
-        }
-    if baseline is not None:
-        rate, count = baseline
-        section["scipy_baseline"] = {
-            "method": "scipy.integrate.solve_ivp DOP853, one trajectory at a time",
-            "draws_timed": count,
-            "trajectories_per_second": rate,
-            "speedup": sw.trajectories_per_second / rate,
-        }
-    for bound, run in worst_runs.items():
-        section[f"worst_{bound}"] = {k: v for k, v in run.series().items()}
-    return section
-
-
 @guarded
 def frozen_error(
     regime: Annotated[RegimeChoice, typer.Option("--regime", "-r", help="Coefficient regime (nacverify.regimes), or all four named ones.")] = RegimeChoice.all,
@@ -122,12 +85,17 @@ def frozen_error(
     points: Annotated[int, typer.Option(help="Points of the uniform saving grid on [0, T].")] = 1001,
     backend: Annotated[str, typer.Option("--backend", help="Reference solver of the single runs: diffrax, scipy, mpmath or julia (sweeps use diffrax); a missing one exits 3.")] = "diffrax",
     sweep: Annotated[int, typer.Option(help="Also solve N random draws per named regime (ranges in nacverify.regimes.SWEEP_RANGES).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the sweep's draws.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the sweep's draws (>= 0).")] = 0,
+    chunk: Annotated[int, typer.Option("--chunk", help="Sweep draws solved together as one system; part of the sweep's definition (the same seed and chunk give the same numbers anywhere).")] = 2000,
+    keep_draws: Annotated[bool, typer.Option("--keep-draws/--no-keep-draws", help="Store every draw's summaries and parameters in the report (compressed); without, only witnesses, statistics and histograms.")] = True,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Sweep worker processes on a local Dask cluster (1: serial, in this process).")] = 1,
+    scheduler: SchedulerOption = None,
     scipy_draws: Annotated[int, typer.Option(help="Draws also solved one by one with scipy solve_ivp for the speed ratio (0: skip).")] = 200,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/frozen-error-<regime>-<UTC>.h5].")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="PNG: trajectories, error and bounds per regime (Figure 5 analog).")] = None,
+    junit_xml: JunitXmlOption = None,
 ) -> None:
     """Measure the frozen-coefficient error against Theorem 3's bounds and Table 2 (seed 000, B.1.2)."""
     if sweep < 0:
@@ -145,9 +113,14 @@ def frozen_error(
                          rate=rate, jump_at=jump_at, cycles=cycles, phi=phi, omega=omega)
     built = [s.build() for s in specs]  # validates every assumption before any solve
     out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
+    check_junit_xml(junit_xml, force=force, out=out_path)
     if plot is not None and plot.is_dir():
         raise BadInput(f"--plot {plot} is a directory")
     del built
+    if not 1 <= jobs <= 64:
+        raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
+    if sweep:  # refuse what cannot be stored before any work
+        sweep_specs, plan = plan_sweeps([s.name for s in specs], sweep, seed, T, a0, opts, chunk, keep_draws, out_path)
 
     report = Report(command=command_line(), seed=seed if sweep else None)
     ctx = CheckContext(seed=seed)
@@ -185,38 +158,16 @@ def frozen_error(
             report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
             console.print(_readings_table(readings))
         if sweep:
-            with progress_bar() as bar:
-                for spec in specs:
-                    task = bar.add_task(f"sweep {spec.name}", total=sweep)
-                    sw = cached_sweep(spec.name, sweep, seed, T, a0, opts, lambda done, total, task=task: bar.update(task, completed=done))
-                    baseline = None
-                    if scipy_draws:
-                        count = min(scipy_draws, sweep)
-                        sampled = sample_regime(spec.name, sweep, seed, T=T, a0=a0)
-                        rate_sp, _ = scipy_baseline(sampled, np.linspace(0, T, opts.points), opts, count)
-                        baseline = (rate_sp, count)
-                    worst = {b: cached_run(member_spec(sw, i), opts) for b, i in sw.worst.items() if spec.name != "step" or b == "bv"}
-                    sweep_results = [evaluate(c, ctx) for c in sweep_claims(spec.name, sweep, seed, T, a0, opts)]
-                    report.results += sweep_results
-                    report.sections[f"frozen_error/{spec.name}/sweep"] = _sweep_section(sw, baseline, worst)
-                    sweep_rows.append((sw, baseline))
-    except (Interrupted, KeyboardInterrupt) as exc:
-        partial = getattr(exc, "partial", None)
-        if isinstance(partial, SweepRun) and partial.summary is not None:
-            report.sections[f"frozen_error/{partial.regime_name}/sweep"] = _sweep_section(partial, None, {})
-        raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims") from None
+            err_console.print(plan, markup=False)
+            sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, jobs=jobs, scheduler=scheduler, keep_draws=keep_draws,
+                                    scipy_draws=scipy_draws, ctx=ctx)
+    except (Interrupted, KeyboardInterrupt) as exc:  # an interrupted sweep has added its finished chunks' section
+        raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims",
+                                 junit_xml=junit_xml) from None
 
     if sweep_rows:
-        table = Table(title=f"sweeps ({sweep} draws per regime, seed {seed}, rtol {rtol:g}, {points} saved points)")
-        for col in ("regime", "traj/s", "end-to-end/s", "compile s", "scipy traj/s", "speedup", "Thm3 tight", "sharp tight", "BV tight", "err/var bound"):
-            table.add_column(col, justify="right", no_wrap=True)
-        for sw, baseline in sweep_rows:
-            s = sw.summary
-            tights = [f"{np.max(s.tightness[b]):.4g}" if sw.regime_name != "step" or b == "bv" else "n/a" for b in BOUNDS]
-            vb = np.max(np.where(s.variation_applicable, s.rel_max_pct / s.variation_bound_pct, 0))
-            sp = (f"{baseline[0]:.0f}", f"{sw.trajectories_per_second / baseline[0]:.0f}x") if baseline else ("-", "-")
-            table.add_row(sw.regime_name, f"{sw.trajectories_per_second:,.0f}", f"{sw.end_to_end_per_second:,.0f}", f"{sw.compile_seconds:.2f}", *sp, *tights, f"{vb:.4g}")
-        console.print(table)
+        console.print(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, {points} saved points; "
+                                              "tightness = max over draws of |eps|/bound)"))
 
     console.print(verdict_table(report.results, title="claims"))
     print_witnesses(report.results)
@@ -224,4 +175,4 @@ def frozen_error(
         from nacverify.report.figures import plot_frozen_error
 
         console.print(f"plot: {plot_frozen_error(runs, plot)}", markup=False)
-    raise finish(report, out_path, force=force, gate=gate)
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)

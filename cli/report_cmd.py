@@ -113,7 +113,7 @@ def export(
     file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
     to: Annotated[ExportFormat, typer.Option("--to", help="json: everything (attributes, claims with their evidence arrays, sections); "
                                              "csv: the claims table, one row per claim.")],
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write [default: stdout].")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="File to write (default: stdout).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
 ) -> None:
     """Export a report as JSON or CSV for readers without HDF5 tools (layout: reports/JSON_SCHEMA.md)."""

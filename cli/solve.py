@@ -61,7 +61,7 @@ PointsOpt = Annotated[int, typer.Option(help="Points of the uniform saving grid 
 MethodOpt = Annotated[Optional[list[str]], typer.Option("--method", help="BACKEND=METHOD, e.g. scipy=Radau, julia=Rodas5P, diffrax=Kvaerno5 (repeatable).")]
 DpsOpt = Annotated[int, typer.Option("--mp-dps", help="Digits of the mpmath Taylor oracle.")]
 EstimateOpt = Annotated[bool, typer.Option("--estimate/--no-estimate", help="Estimate each backend's error with a second, tighter solve.")]
-OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/solve-<nac|ltc>-<UTC>.h5].")]
+OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/solve-<nac|ltc>-<UTC>.h5).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
 GateOpt = Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")]
 
@@ -175,8 +175,8 @@ def solve_nac(
     phi0: Annotated[float, typer.Option(help="phi(0).")] = 0.5,
     omega0: Annotated[float, typer.Option(help="omega(0) > 0.")] = 1.0,
     a0: Annotated[float, typer.Option(help="Initial logit a(0).")] = 0.0,
-    phi_variation: Annotated[Optional[float], typer.Option(help="100 max|phi - phi0|/phi0, percent [default: Table 2 column].")] = None,
-    omega_variation: Annotated[Optional[float], typer.Option(help="The same for omega, percent [default: Table 2 column].")] = None,
+    phi_variation: Annotated[Optional[float], typer.Option(help="100 max|phi - phi0|/phi0, percent (default: Table 2 column).")] = None,
+    omega_variation: Annotated[Optional[float], typer.Option(help="The same for omega, percent (default: Table 2 column).")] = None,
     rate: Annotated[Optional[float], typer.Option(help="fast: growth rate k [default 5].")] = None,
     jump_at: Annotated[Optional[float], typer.Option(help="step: jump position as a fraction of T [default 0.5].")] = None,
     cycles: Annotated[Optional[float], typer.Option(help="oscillatory: sine cycles in the window [default 2].")] = None,

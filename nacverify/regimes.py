@@ -23,6 +23,10 @@ paper's Table 2 variation columns, $k = 5$, $s = 1/2$, $f = 2$.
 Sweeps draw parameters uniformly from `SWEEP_RANGES` (documented there), with $a_0$
 fixed at the CLI value (0 by default), the step position drawn from the grid
 $s \in \{0.10, 0.11, \dots, 0.90\}$ so the solver can be told every possible jump.
+A sweep's draws form one sequence per (family, seed), generated in blocks of `DRAW_BLOCK`
+members, block $k$ from numpy's `SeedSequence(seed, spawn_key=(k,))` (`sample_draws`): draw
+$i$ depends on the seed and $i$ alone, so any slice can be drawn anywhere and the sequence does
+not depend on how a sweep cuts it into chunks.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ __all__ = [
     "named_regime",
     "custom_regime",
     "sample_regime",
+    "DRAW_BLOCK",
+    "sample_draws",
     "shape_function",
 ]
 
@@ -341,6 +347,52 @@ def sample_regime(name: str, n: int, seed: int, *, T: float = 1.0, a0: float = 0
     else:
         shape = np.zeros(n)
     return _family(name, T, phi0, omega0, phi_amp, omega_amp, shape, a0)
+
+
+#: Sweep draws are generated in blocks of this many members (see `sample_draws`).
+DRAW_BLOCK = 1024
+
+
+def _draw_block(name: str, seed: int, block: int) -> tuple[np.ndarray, ...]:
+    """Block `block` of the draw sequence of family `name`: (phi0, omega0, phi_amp,
+    omega_amp, shape), each of length DRAW_BLOCK, from SeedSequence(seed, spawn_key=(block,))."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+    u = lambda key: rng.uniform(*SWEEP_RANGES[key], size=DRAW_BLOCK)  # noqa: E731
+    phi0, omega0, phi_amp, omega_amp = u("phi0"), u("omega0"), u("amp"), u("amp")
+    if name == "fast":
+        shape = u("rate")
+    elif name == "oscillatory":
+        shape = u("cycles")
+    elif name == "step":
+        shape = rng.choice(STEP_GRID, size=DRAW_BLOCK)
+    else:
+        shape = np.zeros(DRAW_BLOCK)
+    return phi0, omega0, phi_amp, omega_amp, shape
+
+
+def sample_draws(name: str, seed: int, start: int, stop: int, *, T: float = 1.0, a0: float = 0.0) -> Regime:
+    """Draws `start` ... `stop - 1` of the sweep sequence of family `name` with `seed`.
+
+    Draw i is entry i % DRAW_BLOCK of block i // DRAW_BLOCK (`_draw_block`), so a draw's
+    parameters depend on (name, seed, i) alone: whatever machine computes a slice, and
+    however a sweep is cut into chunks, draw i is the same. Step draws tell the solver
+    every jump of `STEP_GRID` (one compiled solve for every slice)."""
+    if name not in NAMED_REGIMES:
+        raise BadInput(f"sweeps need a named regime, got {name!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise BadInput(f"--seed must be an integer >= 0, got {seed}")
+    if not 0 <= start < stop:
+        raise BadInput(f"draws {start}:{stop} are not a non-empty range of indices >= 0")
+    first, last = start // DRAW_BLOCK, (stop - 1) // DRAW_BLOCK
+    blocks = [_draw_block(name, int(seed), k) for k in range(first, last + 1)]
+    lo = start - first * DRAW_BLOCK
+    cols = [np.concatenate([b[j] for b in blocks])[lo : lo + stop - start] for j in range(5)]
+    regime = _family(name, T, *cols, a0)
+    if name == "step":
+        facts = regime.facts
+        facts = CoefficientFacts(**{**facts.__dict__, "jump_ts": tuple(float(s) * T for s in STEP_GRID)})
+        regime = Regime(regime.name, regime.T, regime.coefficients, facts, regime.params, regime.description)
+    return regime
 
 
 def _grid_max(fn: Callable[[np.ndarray], np.ndarray], T: float, points: int = 100_001) -> tuple[float, float]:

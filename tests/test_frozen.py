@@ -108,33 +108,45 @@ def test_variation_bound_inapplicable_when_a0_nonzero():
     assert variation_bound_outcome(run.summary, run.regime.params).verdict == Verdict.INAPPLICABLE
 
 
+def _sweep_draws(name, n, seed, chunk):
+    """A sweep and its per-draw parameters and summaries, collected from its chunks."""
+    from nacverify.frozen._solve import MemberSummary
+
+    chunks = []
+    sw = run_sweep(name, n, seed=seed, chunk=chunk, on_chunk=chunks.append)
+    params = {k: np.concatenate([c.params[k] for c in chunks]) for k in chunks[0].params}
+    return sw, params, MemberSummary.concat([c.summary for c in chunks])
+
+
 def test_sweep_same_seed_identical_and_bounds_hold():
-    a = run_sweep("oscillatory", 300, seed=7, chunk=128)
-    b = run_sweep("oscillatory", 300, seed=7, chunk=128)
-    assert a.n_done == 300
-    for key in a.params:
-        np.testing.assert_array_equal(a.params[key], b.params[key])
-    np.testing.assert_array_equal(a.summary.rel_max_pct, b.summary.rel_max_pct)
-    np.testing.assert_array_equal(a.summary.tightness["sharp"], b.summary.tightness["sharp"])
-    assert np.all(a.summary.tightness["sharp"] <= 1.0)
-    c = run_sweep("oscillatory", 300, seed=8, chunk=128)
-    assert not np.array_equal(a.params["phi0"], c.params["phi0"])
+    a, pa, sa = _sweep_draws("oscillatory", 300, 7, 128)
+    b, pb, sb = _sweep_draws("oscillatory", 300, 7, 128)
+    assert a.n_done == 300 and sa.rel_max_pct.shape == (300,)
+    for key in pa:
+        np.testing.assert_array_equal(pa[key], pb[key])
+    np.testing.assert_array_equal(sa.rel_max_pct, sb.rel_max_pct)
+    np.testing.assert_array_equal(sa.tightness["sharp"], sb.tightness["sharp"])
+    assert np.all(sa.tightness["sharp"] <= 1.0)
+    _, pc, _ = _sweep_draws("oscillatory", 300, 8, 128)
+    assert not np.array_equal(pa["phi0"], pc["phi0"])
 
 
 def test_sweep_matches_single_runs():
-    sw = run_sweep("fast", 5, seed=3, chunk=4)
     from nacverify.frozen import member_spec
 
+    sw, params, summary = _sweep_draws("fast", 5, 3, 4)
     for i in range(5):
-        single = run_frozen_error(member_spec(sw, i))
-        assert sw.summary.rel_max_pct[i] == pytest.approx(single.summary.rel_max_pct[0], rel=1e-8)
+        spec = member_spec(sw, i)  # recomputed from the seed and the draw's index
+        assert spec.phi0 == params["phi0"][i] and spec.shape == params["rate"][i]
+        single = run_frozen_error(spec)
+        assert summary.rel_max_pct[i] == pytest.approx(single.summary.rel_max_pct[0], rel=1e-8)
 
 
 def test_step_sweep_against_scipy_piecewise():
     from nacverify.frozen import scipy_baseline
-    from nacverify.regimes import sample_regime
+    from nacverify.regimes import sample_draws
 
-    regime = sample_regime("step", 3, seed=1)
+    regime = sample_draws("step", 1, 0, 3)  # the sweep's draws; the solver is told every possible jump
     t = np.linspace(0, 1, 201)
     opts = SolveOptions(points=201)
     _, ref = scipy_baseline(regime, t, opts, 3)

@@ -2,10 +2,12 @@
 
 import dataclasses
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import h5py
@@ -120,17 +122,28 @@ def test_console_script_runs_main_job(tmp_path):
 def test_sigint_during_sweep_leaves_incomplete_report(tmp_path):
     out = tmp_path / "r.h5"
     proc = subprocess.Popen([_script(), "frozen-error", "-r", "oscillatory", "--sweep", "2000000", "--scipy-draws", "0", "--out", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    # wait until the sweep starts (it states its plan on stderr first), however slow the imports are
+    lines: queue.Queue = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True)
+    reader.start()
+    seen = []
     deadline = time.time() + 240
-    # wait until the sweep is running (the progress bar appears on stderr after compiling)
-    time.sleep(8)
+    while time.time() < deadline and not any(line.startswith("sweep:") for line in seen):
+        try:
+            seen.append(lines.get(timeout=1))
+        except queue.Empty:
+            assert proc.poll() is None, "".join(seen)
+    time.sleep(3)  # into the sweep (compiling or solving)
     while time.time() < deadline and proc.poll() is None and not out.exists():
         proc.send_signal(signal.SIGINT)
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             continue
-    stdout, stderr = proc.communicate(timeout=60)
+    proc.wait(timeout=60)
+    reader.join(timeout=60)
+    stderr = "".join(seen + list(lines.queue))
     assert proc.returncode == 3, stderr
     assert "incomplete" in stderr
     data = read_report(out)

@@ -45,16 +45,19 @@ The relative error can never exceed this, whatever the shape of the variation.
 
 Modules (private, re-exported here): `_specs` (what a run is asked: `SolveOptions`,
 `RegimeSpec`), `_bounds` (the bounds above), `_solve` (one instance solved and
-summarised), `_sweep` (random draws in chunks, the scipy baseline), `_verdicts` (bound
-verdicts), `_table2` (Table 2 and its audit), `_readings` (Table 2 under each reading of
-its phi/omega columns), `_adversary` (gradient search past the random draws). `claims` builds the claims and registers them (imported by
+summarised), `_sweep` (random draws in chunks, streamed), `_baseline` (scipy, the speed baseline), `_stats` (the
+sweep's streaming reductions), `_verdicts` (bound verdicts), `_table2` (Table 2 and its audit), `_readings` (Table 2 under each reading of
+its phi/omega columns), `_adversary` (gradient search past the random draws), `_exact` (constant
+coefficients: eps = 0 is proved, so bounds of 0 hold with the exact margin 0). `claims` builds the claims and registers them (imported by
 `nacverify.catalog`, not here).
 """
 
 from ._bounds import BOUNDS, bound_curves, variation_bound
 from ._solve import ROUNDING, TIGHTER_FACTOR, FrozenErrorRun, MemberSummary, cached_run, run_frozen_error
 from ._specs import RegimeSpec, SolveOptions, regime_specs
-from ._sweep import SweepRun, cached_sweep, member_spec, run_sweep, scipy_baseline
+from ._stats import SweepStats
+from ._baseline import scipy_baseline
+from ._sweep import ChunkResult, SweepRun, SweepSpec, cached_sweep, member_spec, run_sweep, sweep_chunk, witness_spec
 from ._table2 import AVERAGE_TOL, REPRODUCE_RTOL, Table2Row, paper_table2, table2_average_outcome, table2_row_outcome
 from ._verdicts import bound_outcome, variation_bound_outcome
 
@@ -67,6 +70,11 @@ __all__ = [
     "regime_specs",
     "FrozenErrorRun",
     "SweepRun",
+    "SweepSpec",
+    "SweepStats",
+    "ChunkResult",
+    "sweep_chunk",
+    "witness_spec",
     "BOUNDS",
     "paper_table2",
     "run_frozen_error",

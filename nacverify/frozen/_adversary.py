@@ -48,9 +48,10 @@ def _shape_key(name: str) -> str | None:
 def attack_bound(sweep: SweepRun, bound: str, *, starts: int = 8, steps: int = 40, grid: int = 200) -> AdversaryResult:
     """Maximise one bound's tightness from the sweep's worst draws; verify with diffrax."""
     name, T = sweep.regime_name, sweep.T
-    p = sweep.params
+    top = sweep.stats.bounds[bound].top[:starts][::-1]  # the draws of largest tightness, best last
+    p = {k: np.array([e.params[k] for e in top]) for k in top[0].params}
     shape_key = _shape_key(name)
-    order = np.argsort(sweep.summary.tightness[bound])[-starts:]
+    order = np.arange(len(top))
     lows, highs = [], []
     for key in ("phi0", "omega0", "phi_amp", "omega_amp"):
         lo, hi = SWEEP_RANGES[_RANGE[key]]
@@ -104,4 +105,4 @@ def attack_bound(sweep: SweepRun, bound: str, *, starts: int = 8, steps: int = 4
     spec = RegimeSpec(name, T=T, phi0=float(v[0]), omega0=float(v[1]), phi_variation_pct=float(100 * v[2]),
                       omega_variation_pct=float(100 * v[3]), shape=shape, a0=a0)
     verified = run_frozen_error(spec, sweep.options)
-    return AdversaryResult(bound, float(sweep.summary.tightness[bound][order[-1]]), float(res.value[i]), verified, spec)
+    return AdversaryResult(bound, top[-1].value, float(res.value[i]), verified, spec)

@@ -7,6 +7,7 @@ custom pair of formulas parsed by `nacverify.custom_expr`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,23 @@ class RegimeSpec:
     @property
     def is_default(self) -> bool:
         return self == RegimeSpec(self.name)
+
+    @property
+    def constant_coefficients(self) -> bool:
+        """Whether phi and omega are provably constant in t, so that the frozen solution is the
+        exact one and eps = 0 identically: a named family with both variations given as exactly 0
+        (phi = phi0 (1 + 0 g(t)) = phi0), or custom formulas that SymPy proves free of t
+        (`nacverify.custom_expr.is_constant_in_t`). False when that is not proved."""
+        if self.name == "custom":
+            return bool(self.phi_formula and self.omega_formula) and _formula_constant(self.phi_formula) and _formula_constant(self.omega_formula)
+        return self.phi_variation_pct == 0 and self.omega_variation_pct == 0
+
+
+@functools.lru_cache(maxsize=64)
+def _formula_constant(text: str) -> bool:
+    from ..custom_expr import is_constant_in_t, parse_formula
+
+    return is_constant_in_t(parse_formula(text))
 
 
 def regime_specs(

@@ -1,83 +1,292 @@
-"""Random sweeps: N members of a named regime family drawn with a seed, solved in chunks
-by one compiled diffrax solve, kept only as per-member reductions (`SweepRun`); and the
-scipy baseline the sweep's speed is compared with.
+"""Random sweeps that stream: N draws of a named regime family, solved in chunks, kept only
+as streaming reductions (`SweepStats`) while each chunk's per-draw summaries go to a sink
+(the report's HDF5 spool) as it finishes.
+
+What a sweep is (`SweepSpec`): family, N, seed, chunk size c, T, a0, solver options.
+Draw i is `sample_draws(name, seed, i, i + 1)` (a function of the seed and i alone). Chunk k
+holds draws k c ... k c + c - 1 and is solved as one system whose step control takes the
+max-norm error over the chunk, so a draw's numbers depend on the draws that share its chunk:
+the chunk size is part of the sweep's definition (recorded in the report). The last chunk is
+solved full, and only its draws below N are kept, so every chunk's composition is a function
+of (seed, c, k) alone. With c >= N the chunk size is N (one chunk).
+
+Each chunk is one task (`sweep_chunk`, a module-level function, so it can run in another
+process): it draws, solves in float64 (scoped), and reduces. `run_sweep` runs the tasks here
+or on an executor (`concurrent.futures`, e.g. a Dask client's), keeps at most a few chunks in
+flight, and hands the results to `on_chunk` in chunk order, whatever the order in which they
+finish. The numbers are therefore the same serially, on any number of workers, or on a remote
+scheduler; a task lost with its worker is recomputed (by Dask) to the same result.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import Interrupted
-from ..regimes import STEP_GRID, Regime, named_regime, sample_regime
+from ..errors import BadInput, Interrupted
+from ..precision import float64
+from ..regimes import NAMED_REGIMES, Regime, sample_draws
 from ..solvers import solve_ensemble
 from ._bounds import BOUNDS
-from ._solve import TIGHTER_FACTOR, MemberSummary, _measure, _solve_pair
+from ._kernel import summarise_chunk
+from ._solve import TIGHTER_FACTOR, MemberSummary
 from ._specs import RegimeSpec, SolveOptions
+from ._stats import Extreme, SweepStats
 
-__all__ = ["SweepRun", "run_sweep", "cached_sweep", "member_spec", "scipy_baseline"]
+__all__ = [
+    "SweepSpec",
+    "ChunkResult",
+    "SweepRun",
+    "SweepEstimate",
+    "STORED_FIELDS",
+    "run_sweep",
+    "sweep_chunk",
+    "estimate_sweep",
+    "cached_sweep",
+    "witness_spec",
+    "member_spec",
+]
+
+#: Per-draw summaries a sweep stores (float64 each), besides the draw parameters.
+STORED_FIELDS = (
+    *(f"tightness_{b}" for b in BOUNDS),
+    *(f"peak_t_{b}" for b in BOUNDS),
+    "rel_mean_pct",
+    "rel_max_pct",
+    "variation_bound_pct",
+    "max_solver_error",
+)
+#: Draw parameters stored per draw: phi0, omega0, phi_amp, omega_amp, a0 and the shape parameter.
+N_PARAMS = 6
+#: Uncompressed bytes per stored draw: an upper bound of what the report needs per draw.
+RAW_BYTES_PER_DRAW = 8 * (len(STORED_FIELDS) + N_PARAMS)
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """What defines a sweep's numbers: the same spec gives the same bits anywhere."""
+
+    name: str
+    n: int
+    seed: int
+    chunk: int = 2000
+    T: float = 1.0
+    a0: float = 0.0
+    options: SolveOptions = SolveOptions()
+
+    def __post_init__(self) -> None:
+        if self.name not in NAMED_REGIMES:
+            raise BadInput(f"sweeps need a named regime, got {self.name!r}")
+        if self.n < 1:
+            raise BadInput(f"--sweep must be >= 1, got {self.n}")
+        if self.chunk < 1:
+            raise BadInput(f"--chunk must be >= 1, got {self.chunk}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise BadInput(f"--seed must be an integer >= 0 for a sweep, got {self.seed}")
+        if self.options.backend != "diffrax":
+            raise BadInput("sweeps solve with diffrax (--backend selects the solver of single runs)")
+        object.__setattr__(self, "chunk", int(min(self.chunk, self.n)))
+
+    @property
+    def n_chunks(self) -> int:
+        return -(-self.n // self.chunk)
+
+    def chunk_draws(self, index: int) -> tuple[int, int]:
+        """(first draw, number of draws kept) of chunk `index`."""
+        start = index * self.chunk
+        return start, min(self.chunk, self.n - start)
+
+
+@dataclass
+class ChunkResult:
+    """One solved chunk: its kept draws' parameters and summaries, their reduction, timings."""
+
+    index: int
+    start: int
+    count: int
+    params: dict[str, np.ndarray]
+    summary: MemberSummary
+    stats: SweepStats
+    num_steps: int
+    compile_seconds: float  # this process's first compile (0 when already compiled)
+    solve_seconds: float  # primary solve
+    verify_seconds: float  # the 100x tighter solve
+    analysis_seconds: float  # frozen solution, bounds, reductions
+    worker: str  # host:pid that computed it
+
+    @property
+    def seconds(self) -> float:
+        """Compute time of the chunk, compile excluded."""
+        return self.solve_seconds + self.verify_seconds + self.analysis_seconds
+
+    def stored(self) -> dict[str, np.ndarray]:
+        """The per-draw datasets the report keeps: summaries and parameters (float64)."""
+        s = self.summary
+        out = {**{f"tightness_{b}": s.tightness[b] for b in BOUNDS}, **{f"peak_t_{b}": s.peak_t[b] for b in BOUNDS}}
+        out.update(rel_mean_pct=s.rel_mean_pct, rel_max_pct=s.rel_max_pct, variation_bound_pct=s.variation_bound_pct, max_solver_error=s.max_solver_error)
+        return out
+
+
+#: Per process: solve shapes already compiled (a worker compiles once, then reuses).
+_COMPILED: set[tuple] = set()
+
+
+def _chunk_regime(spec: SweepSpec, index: int) -> Regime:
+    start = index * spec.chunk
+    return sample_draws(spec.name, spec.seed, start, start + spec.chunk, T=spec.T, a0=spec.a0)
+
+
+def _solve(regime: Regime, t: np.ndarray, opts: SolveOptions, factor: float):
+    return solve_ensemble(regime.coefficients, regime.params["a0"], t, rtol=opts.rtol / factor, atol=opts.atol / factor, jump_ts=regime.facts.jump_ts)
+
+
+def sweep_chunk(spec: SweepSpec, index: int) -> ChunkResult:
+    """Draw, solve (twice: tolerances and 100x tighter) and reduce chunk `index` of `spec`.
+
+    A module-level task: it runs in this process or in a worker, in float64 (scoped), and
+    its result depends on (spec, index) alone. The first call per process and solve shape
+    compiles first (timed apart)."""
+    if not 0 <= index < spec.n_chunks:
+        raise BadInput(f"chunk {index} is outside the sweep's {spec.n_chunks} chunks")
+    opts = spec.options
+    start, count = spec.chunk_draws(index)
+    with float64():
+        regime = _chunk_regime(spec, index)
+        t = np.linspace(0.0, spec.T, opts.points)
+        key = (spec.name, spec.chunk, spec.T, opts)
+        compile_s = 0.0
+        if key not in _COMPILED:  # compile the solves and the analysis once per process, timed apart
+            t0 = time.perf_counter()
+            summarise_chunk(regime, t, _solve(regime, t, opts, 1.0).ys, _solve(regime, t, opts, TIGHTER_FACTOR).ys, opts)
+            compile_s = time.perf_counter() - t0
+            _COMPILED.add(key)
+        t0 = time.perf_counter()
+        first = _solve(regime, t, opts, 1.0)
+        t1 = time.perf_counter()
+        tight = _solve(regime, t, opts, TIGHTER_FACTOR)
+        t2 = time.perf_counter()
+        summary = summarise_chunk(regime, t, first.ys, tight.ys, opts).take(count)
+        params = {k: v[:count] for k, v in regime.params.items()}
+        stats = SweepStats.of(summary, params, start)
+        t3 = time.perf_counter()
+    return ChunkResult(index, start, count, params, summary, stats, int(first.num_steps), compile_s, t1 - t0, t2 - t1, t3 - t2,
+                       f"{socket.gethostname()}:{os.getpid()}")
 
 
 @dataclass
 class SweepRun:
-    """N random members of a named family, reduced per member (no trajectories kept),
-    plus the worst member re-run singly for its trajectory."""
+    """A sweep's result: its definition, the streaming reductions of the draws done (no
+    per-draw arrays: those went to `on_chunk`), and timings."""
 
-    regime_name: str
-    T: float
-    n_requested: int
-    seed: int
-    options: SolveOptions
-    params: dict[str, np.ndarray]
-    summary: MemberSummary
+    spec: SweepSpec
+    stats: SweepStats | None
+    n_done: int
     complete: bool
-    solve_seconds: float  # primary solves only, compile excluded
-    verify_seconds: float  # the 100x tighter solves
-    compile_seconds: float
-    total_seconds: float  # the whole sweep after compiling: both solves and the analysis
-    chunk: int
-    num_steps_max: int
-    worst: dict[str, int] = field(default_factory=dict)  # bound -> member index of max tightness
+    compile_seconds: float = 0.0  # summed over the processes that compiled
+    solve_seconds: float = 0.0  # primary solves, summed over chunks (compile excluded)
+    verify_seconds: float = 0.0  # the 100x tighter solves
+    analysis_seconds: float = 0.0
+    wall_seconds: float = 0.0  # the whole sweep as the caller waited for it, compiles included
+    num_steps_max: int = 0
+    workers: int = 1
+    first_chunk_seconds: float = float("nan")  # compute time of chunk 0, compile excluded (the calibration)
+    worker_names: set[str] = field(default_factory=set)
+
+    # the fields of the former in-memory sweep, for readers of SweepRun
+    @property
+    def regime_name(self) -> str:
+        return self.spec.name
 
     @property
-    def n_done(self) -> int:
-        return int(self.summary.rel_max_pct.shape[0]) if self.summary is not None else 0
+    def T(self) -> float:
+        return self.spec.T
+
+    @property
+    def seed(self) -> int:
+        return self.spec.seed
+
+    @property
+    def n_requested(self) -> int:
+        return self.spec.n
+
+    @property
+    def chunk(self) -> int:
+        return self.spec.chunk
+
+    @property
+    def options(self) -> SolveOptions:
+        return self.spec.options
+
+    @property
+    def total_seconds(self) -> float:
+        """Compute time of every chunk (both solves and the analysis), compile excluded."""
+        return self.solve_seconds + self.verify_seconds + self.analysis_seconds
 
     @property
     def trajectories_per_second(self) -> float:
-        """Primary diffrax solves only (1001 saved points each), compile excluded."""
+        """Primary diffrax solves only (`points` saved points each), compile excluded, per worker."""
         return self.n_done / self.solve_seconds if self.solve_seconds > 0 else float("nan")
 
     @property
     def end_to_end_per_second(self) -> float:
-        """Everything after the compile: both solves and the per-draw analysis."""
+        """Both solves and the per-draw analysis, compile excluded, per worker."""
         return self.n_done / self.total_seconds if self.total_seconds > 0 else float("nan")
 
+    @property
+    def wall_per_second(self) -> float:
+        """Draws per second of wall time, all workers together, compiles included."""
+        return self.n_done / self.wall_seconds if self.wall_seconds > 0 else float("nan")
 
-def _slice_regime(regime: Regime, lo: int, hi: int, pad_to: int) -> Regime:
-    """Members lo:hi of a sampled regime, padded (by repeating the last) to `pad_to`."""
-    idx = np.arange(lo, hi)
-    if len(idx) < pad_to:
-        idx = np.concatenate([idx, np.full(pad_to - len(idx), hi - 1)])
-    p = regime.params
-    shape_key = next((k for k in ("rate", "jump_at", "cycles") if k in p), None)
-    sub = named_regime(
-        regime.name,
-        T=regime.T,
-        phi0=p["phi0"][idx],
-        omega0=p["omega0"][idx],
-        phi_variation_pct=100 * p["phi_amp"][idx],
-        omega_variation_pct=100 * p["omega_amp"][idx],
-        shape=p[shape_key][idx] if shape_key else np.zeros(len(idx)),
-        a0=float(p["a0"][0]),
-    )
-    if regime.name == "step":  # one fixed set of possible jumps: no recompiles between chunks
-        facts = sub.facts
-        sub = Regime(sub.name, sub.T, sub.coefficients, type(facts)(**{**facts.__dict__, "jump_ts": tuple(STEP_GRID * regime.T)}), sub.params, sub.description)
-    return sub
+    @property
+    def worst(self) -> dict[str, Extreme]:
+        """bound -> the draw of largest tightness."""
+        return {} if self.stats is None else {b: s.tightness for b, s in self.stats.bounds.items()}
+
+    def _absorb(self, res: ChunkResult) -> None:
+        self.stats = res.stats if self.stats is None else self.stats.merge(res.stats)
+        self.n_done += res.count
+        self.compile_seconds += res.compile_seconds
+        self.solve_seconds += res.solve_seconds
+        self.verify_seconds += res.verify_seconds
+        self.analysis_seconds += res.analysis_seconds
+        self.num_steps_max = max(self.num_steps_max, res.num_steps)
+        self.worker_names.add(res.worker)
+        if res.index == 0:
+            self.first_chunk_seconds = res.seconds
+
+
+@dataclass(frozen=True)
+class SweepEstimate:
+    """Time and storage a sweep will take, from its calibration chunk (chunk 0)."""
+
+    seconds: float  # total wall time expected
+    bytes: int  # storage of the per-draw datasets
+    chunk_seconds: float  # compute time of the calibration chunk
+    workers: int
+
+
+def estimate_sweep(spec: SweepSpec, chunk_seconds: float, workers: int, bytes_per_draw: float) -> SweepEstimate:
+    """Wall time = chunks x calibration chunk time / workers (every chunk costs about the same:
+    the same size and the same compiled solve); storage = N x bytes per draw."""
+    waves = -(-spec.n_chunks // max(1, workers))
+    return SweepEstimate(waves * chunk_seconds, int(round(spec.n * bytes_per_draw)), chunk_seconds, workers)
+
+
+def _parallelism(executor: Executor) -> int:
+    """Workers behind an executor: a Dask client's threads, a pool's workers, else 1."""
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:  # noqa: BLE001  (a scheduler that cannot say: assume one)
+            return 1
+    return int(getattr(executor, "_max_workers", 1) or 1)
 
 
 def run_sweep(
@@ -89,111 +298,99 @@ def run_sweep(
     a0: float = 0.0,
     opts: SolveOptions = SolveOptions(),
     chunk: int = 2000,
+    executor: Executor | None = None,
+    on_chunk: Callable[[ChunkResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    in_flight: int | None = None,
 ) -> SweepRun:
-    """Draw `n` members of family `name` with `seed` and solve them in chunks of
-    `chunk` members (one compiled solve, reused). `progress(done, total)` is called
-    after each chunk. On KeyboardInterrupt raises `Interrupted` whose `partial` is the
-    SweepRun of the finished chunks (complete=False)."""
-    regime = sample_regime(name, n, seed, T=T, a0=a0)
-    t = np.linspace(0.0, T, opts.points)
-    chunk = max(1, min(chunk, n))
-    parts: list[MemberSummary] = []
-    solve_s = verify_s = compile_s = 0.0
-    loop_start = time.perf_counter()
-    steps = 0
-    spec = RegimeSpec(name, T=T, a0=a0)
+    """Run the sweep `SweepSpec(name, n, seed, chunk, T, a0, opts)`.
 
-    def result(complete: bool) -> SweepRun:
-        summary = MemberSummary.concat(parts) if parts else None
-        worst = {} if summary is None else {b: int(np.argmax(summary.tightness[b])) for b in BOUNDS}
-        done = summary.rel_max_pct.shape[0] if summary is not None else 0
-        params = {k: v[:done] for k, v in regime.params.items()}
-        return SweepRun(name, T, n, seed, opts, params, summary, complete, solve_s, verify_s, compile_s, time.perf_counter() - loop_start, chunk, steps, worst)
+    Chunks run here (`executor` None) or as `sweep_chunk` tasks on `executor`, at most
+    `in_flight` at a time (default: twice its workers). Results are handed to
+    `on_chunk(result)` and merged in chunk order; `progress(done, n)` follows each. Memory
+    holds the reductions and the chunks in flight, not the draws done. On KeyboardInterrupt
+    the pending tasks are cancelled and `Interrupted` is raised, its `partial` the SweepRun
+    of the chunks delivered (complete=False)."""
+    spec = SweepSpec(name, n, seed, chunk, T, a0, opts)
+    workers = 1 if executor is None else _parallelism(executor)
+    run = SweepRun(spec, None, 0, False, workers=workers)
+    start = time.perf_counter()
 
+    def deliver(res: ChunkResult) -> None:
+        run._absorb(res)
+        run.wall_seconds = time.perf_counter() - start
+        if on_chunk is not None:
+            on_chunk(res)
+        if progress is not None:
+            progress(run.n_done, spec.n)
+
+    futures: dict[Future, int] = {}
     try:
-        warm = _slice_regime(regime, 0, min(chunk, n), chunk)
-        start = time.perf_counter()
-        _solve_pair(warm, t, opts)  # compile both tolerances once (same shapes for every chunk)
-        compile_s = time.perf_counter() - start
-        loop_start = time.perf_counter()
-        for lo in range(0, n, chunk):
-            hi = min(lo + chunk, n)
-            sub = _slice_regime(regime, lo, hi, chunk)
-            a0s = sub.params["a0"]
-            t0 = time.perf_counter()
-            first = solve_ensemble(sub.coefficients, a0s, t, rtol=opts.rtol, atol=opts.atol, jump_ts=sub.facts.jump_ts)
-            t1 = time.perf_counter()
-            tight = solve_ensemble(
-                sub.coefficients, a0s, t, rtol=opts.rtol / TIGHTER_FACTOR, atol=opts.atol / TIGHTER_FACTOR, jump_ts=sub.facts.jump_ts
-            )
-            t2 = time.perf_counter()
-            solve_s += t1 - t0
-            verify_s += t2 - t1
-            steps = max(steps, first.num_steps)
-            run = _measure(spec, sub, opts, t, first, tight, t2 - t0)
-            parts.append(run.summary.take(hi - lo))
-            if progress is not None:
-                progress(hi, n)
+        if executor is None:
+            for k in range(spec.n_chunks):
+                deliver(sweep_chunk(spec, k))
+        else:
+            window = max(1, in_flight or 2 * workers)
+            ready: dict[int, ChunkResult] = {}
+            submitted = delivered = 0
+            while delivered < spec.n_chunks:
+                while submitted < spec.n_chunks and submitted < delivered + window:
+                    futures[executor.submit(sweep_chunk, spec, submitted)] = submitted
+                    submitted += 1
+                done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+                for f in done:
+                    ready[futures.pop(f)] = f.result()
+                while delivered in ready:
+                    deliver(ready.pop(delivered))
+                    delivered += 1
     except KeyboardInterrupt as exc:
-        raise Interrupted(f"sweep of {name} interrupted after {sum(p.rel_max_pct.shape[0] for p in parts)} of {n} draws", result(False)) from exc
-    return result(True)
+        run.wall_seconds = time.perf_counter() - start
+        raise Interrupted(f"sweep of {name} interrupted after {run.n_done} of {n} draws", run) from exc
+    finally:
+        for f in futures:  # left over after an interrupt or a failed chunk
+            f.cancel()
+    run.complete = True
+    run.wall_seconds = time.perf_counter() - start
+    return run
 
 
 def member_spec(sweep: SweepRun, index: int) -> RegimeSpec:
-    """The RegimeSpec of one sweep member (to re-run the witness singly)."""
-    p = sweep.params
+    """The RegimeSpec of draw `index` of a sweep, recomputed from its seed (to re-run it singly)."""
+    spec = sweep.spec
+    if not 0 <= index < spec.n:
+        raise BadInput(f"draw {index} is outside the sweep's {spec.n} draws")
+    p = sample_draws(spec.name, spec.seed, index, index + 1, T=spec.T, a0=spec.a0).params
+    return member_spec_from(spec.name, spec.T, {k: float(v[0]) for k, v in p.items()})
+
+
+def witness_spec(sweep: SweepRun, bound: str) -> RegimeSpec:
+    """The RegimeSpec of the draw of largest tightness for `bound` (to re-run it singly)."""
+    return member_spec_from(sweep.spec.name, sweep.spec.T, sweep.worst[bound].params)
+
+
+def member_spec_from(name: str, T: float, p: dict[str, float | str]) -> RegimeSpec:
+    """The RegimeSpec of one draw from its parameters (as a witness holds them)."""
     shape_key = next((k for k in ("rate", "jump_at", "cycles") if k in p), None)
     return RegimeSpec(
-        sweep.regime_name,
-        T=sweep.T,
-        phi0=float(p["phi0"][index]),
-        omega0=float(p["omega0"][index]),
-        phi_variation_pct=float(100 * p["phi_amp"][index]),
-        omega_variation_pct=float(100 * p["omega_amp"][index]),
-        shape=float(p[shape_key][index]) if shape_key else None,
-        a0=float(p["a0"][index]),
+        name,
+        T=T,
+        phi0=float(p["phi0"]),
+        omega0=float(p["omega0"]),
+        phi_variation_pct=float(100 * p["phi_amp"]),
+        omega_variation_pct=float(100 * p["omega_amp"]),
+        shape=float(p[shape_key]) if shape_key else None,
+        a0=float(p["a0"]),
     )
 
 
 _SWEEP_CACHE: dict[tuple, SweepRun] = {}
 
 
-def cached_sweep(name: str, n: int, seed: int, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions(), progress=None) -> SweepRun:
-    key = (name, n, seed, T, a0, opts)
+def cached_sweep(name: str, n: int, seed: int, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions(), progress=None,
+                 chunk: int = 2000, executor: Executor | None = None, on_chunk: Callable[[ChunkResult], None] | None = None) -> SweepRun:
+    """`run_sweep`, once per definition in this process (the claims of one sweep share it).
+    `on_chunk` only sees the chunks of the run that computes it."""
+    key = SweepSpec(name, n, seed, chunk, T, a0, opts)
     if key not in _SWEEP_CACHE:
-        _SWEEP_CACHE[key] = run_sweep(name, n, seed, T=T, a0=a0, opts=opts, progress=progress)
+        _SWEEP_CACHE[key] = run_sweep(name, n, seed, T=T, a0=a0, opts=opts, chunk=chunk, executor=executor, on_chunk=on_chunk, progress=progress)
     return _SWEEP_CACHE[key]
-
-
-def scipy_baseline(sweep_regime: Regime, t: np.ndarray, opts: SolveOptions, n: int, method: str = "DOP853") -> tuple[float, np.ndarray]:
-    """Solve the first `n` members one by one with scipy.integrate.solve_ivp (the
-    baseline the sweep's speed is compared with). Returns (trajectories per second,
-    the solutions (n, P))."""
-    from scipy.integrate import solve_ivp
-
-    from ..regimes import shape_function
-
-    p = sweep_regime.params
-    shape_key = next((k for k in ("rate", "jump_at", "cycles") if k in p), None)
-    out = np.empty((n, t.shape[0]))
-    start = time.perf_counter()
-    for i in range(n):
-        phi0, omega0, ap, aw = p["phi0"][i], p["omega0"][i], p["phi_amp"][i], p["omega_amp"][i]
-        shape = p[shape_key][i] if shape_key else 0.0
-        g = shape_function(sweep_regime.name, sweep_regime.T, shape)
-
-        def rhs(s, a, phi0=phi0, omega0=omega0, ap=ap, aw=aw, g=g):
-            gs = g(s)
-            return -omega0 * (1 + aw * gs) * a + phi0 * (1 + ap * gs)
-
-        y0 = [p["a0"][i]]
-        if sweep_regime.name == "step":  # integrate the two smooth pieces separately
-            tj = shape * sweep_regime.T
-            left, right = t[t < tj], t[t >= tj]
-            s1 = solve_ivp(rhs, (t[0], tj), y0, method=method, rtol=opts.rtol, atol=opts.atol, t_eval=np.append(left, tj))
-            s2 = solve_ivp(rhs, (tj, t[-1]), s1.y[:, -1], method=method, rtol=opts.rtol, atol=opts.atol, t_eval=right)
-            out[i] = np.concatenate([s1.y[0, :-1], s2.y[0]])
-        else:
-            out[i] = solve_ivp(rhs, (t[0], t[-1]), y0, method=method, rtol=opts.rtol, atol=opts.atol, t_eval=t).y[0]
-    return n / (time.perf_counter() - start), out

@@ -34,6 +34,7 @@ from ._readings import (
 )
 from ._table2 import table2_average_outcome, table2_row_outcome
 from ._verdicts import bound_outcome, variation_bound_outcome
+from ._exact import EXACT_REASON, exact_outcome
 
 __all__ = ["instance_claims", "sweep_claims", "average_claim", "SEED000"]
 
@@ -65,10 +66,13 @@ def _series_evidence(run, bound: str) -> dict[str, np.ndarray]:
 def _bound_claim(spec: RegimeSpec, opts: SolveOptions, bound: str, lipschitz: bool) -> Claim:
     source, statement = _STATEMENTS[bound]
     applicable = lipschitz or bound == "bv"
+    exact = spec.constant_coefficients
 
     def check(ctx: CheckContext) -> Outcome:
         run = cached_run(spec, opts)
         out = bound_outcome(bound, run.summary, run.regime.facts.lipschitz, run.regime.params, opts)
+        if exact:  # eps = 0 is proved: the bound (0 as well) holds with the exact margin 0 (_exact)
+            out = exact_outcome(out, "the bound", float(run.summary.max_abs_error.max()))
         arrays = _series_evidence(run, bound) if out.verdict != Verdict.INAPPLICABLE else {}
         return Outcome(out.verdict, out.message, Evidence(arrays=arrays, scalars=out.evidence.scalars, witness=out.evidence.witness))
 
@@ -78,7 +82,7 @@ def _bound_claim(spec: RegimeSpec, opts: SolveOptions, bound: str, lipschitz: bo
         statement=f"{statement}, {spec.name} regime",
         assumptions="omega(t) > 0; " + ("phi, omega Lipschitz on [0, T]" if bound != "bv" else "phi, omega bounded on [0, T]"),
         expected=Verdict.HOLDS if applicable else Verdict.INAPPLICABLE,
-        expected_reason=_HOLD_REASON[bound] if applicable else "the step regime is not Lipschitz",
+        expected_reason=(EXACT_REASON if exact else _HOLD_REASON[bound]) if applicable else "the step regime is not Lipschitz",
         check=check,
         group="frozen-error",
         kind=_KIND[bound],
@@ -86,9 +90,13 @@ def _bound_claim(spec: RegimeSpec, opts: SolveOptions, bound: str, lipschitz: bo
 
 
 def _variation_claim(spec: RegimeSpec, opts: SolveOptions) -> Claim:
+    exact = spec.constant_coefficients
+
     def check(ctx: CheckContext) -> Outcome:
         run = cached_run(spec, opts)
         out = variation_bound_outcome(run.summary, run.regime.params)
+        if exact:
+            out = exact_outcome(out, "the variation bound", float(run.summary.rel_max_pct.max()) / 100)
         s = run.series()
         return Outcome(out.verdict, out.message, Evidence(arrays={"t": s["t"], "rel_error": s["rel_error"]}, scalars=out.evidence.scalars, witness=out.evidence.witness))
 
@@ -101,7 +109,7 @@ def _variation_claim(spec: RegimeSpec, opts: SolveOptions) -> Claim:
         statement=f"relative error <= (v_phi + v_omega)/(1 - v_phi) at every t > 0, {spec.name} regime",
         assumptions="a0 = 0, phi > 0, omega > 0, variations below 100%",
         expected=Verdict.HOLDS if applicable else Verdict.INAPPLICABLE,
-        expected_reason="comparison argument (nacverify.frozen docstring)" if applicable else "a0 != 0 or a gate not positive",
+        expected_reason=(EXACT_REASON if exact else "comparison argument (nacverify.frozen docstring)") if applicable else "a0 != 0 or a gate not positive",
         check=check,
         group="frozen-error",
         kind=Kind.LEMMA,
@@ -258,13 +266,17 @@ def instance_claims(spec: RegimeSpec, opts: SolveOptions = SolveOptions()) -> li
     return claims
 
 
-def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions()) -> list[Claim]:
+def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions(),
+                 chunk: int = 2000, run: SweepRun | None = None) -> list[Claim]:
     """Bound claims over `n` random draws of family `name` (n and seed default to the
-    context's: 10,000 draws, or 1,000 with --quick)."""
+    context's: 10,000 draws, or 1,000 with --quick), in chunks of `chunk` draws; `run`: a
+    sweep already run with exactly these settings (the claims read its reductions)."""
 
     def sweep_for(ctx: CheckContext) -> SweepRun:
+        if run is not None:
+            return run
         size = n if n is not None else int(ctx.options.get("sweep", 1000 if ctx.quick else 10000))
-        return cached_sweep(name, size, ctx.seed if seed is None else seed, T, a0, opts, ctx.options.get("progress"))
+        return cached_sweep(name, size, ctx.seed if seed is None else seed, T, a0, opts, ctx.options.get("progress"), chunk=chunk)
 
     claims = []
     for bound in BOUNDS:
@@ -273,7 +285,7 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
 
         def check(ctx: CheckContext, bound=bound) -> Outcome:
             sw = sweep_for(ctx)
-            out = bound_outcome(bound, sw.summary, name != "step", sw.params, opts)
+            out = bound_outcome(bound, sw.stats, name != "step", {}, opts)
             if out.verdict == Verdict.INAPPLICABLE or ctx.quick:  # --quick: random draws only
                 return out
             return _with_adversary(out, attack_bound(sw, bound, steps=40), opts)
@@ -294,7 +306,7 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
 
     def check_variation(ctx: CheckContext) -> Outcome:
         sw = sweep_for(ctx)
-        return variation_bound_outcome(sw.summary, sw.params)
+        return variation_bound_outcome(sw.stats, {})
 
     claims.append(
         Claim(

@@ -16,6 +16,7 @@ from ._io import (
     read_report,
     write_report,
 )
+from ._spool import Spool, check_space, human_size
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -26,5 +27,8 @@ __all__ = [
     "default_report_path",
     "read_report",
     "write_report",
+    "Spool",
+    "check_space",
+    "human_size",
 ]
 

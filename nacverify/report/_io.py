@@ -44,7 +44,7 @@ __all__ = [
     "check_writable",
 ]
 
-SCHEMA_VERSION = "1.1"  # 1.1: claims carry kind and reading
+SCHEMA_VERSION = "1.2"  # 1.1: claims carry kind and reading; 1.2: streamed sweep sections (reports/SCHEMA.md)
 FORMAT_NAME = "nacverify-report"
 
 
@@ -61,6 +61,7 @@ class Report:
     sections: dict[str, dict[str, Any]] = field(default_factory=dict)
     complete: bool = True
     note: str = ""
+    spool: Path | None = None  # a closed `Spool` file: it becomes the report (moved, not copied) when written
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,22 @@ class ReportData:
     @property
     def complete(self) -> bool:
         return bool(self.attrs.get("complete", False))
+
+    @property
+    def seed(self) -> int | None:
+        """The run's seed; None when the run made no random draws (stored as -1, which keeps
+        the attribute an integer in every report, old and new: reports/SCHEMA.md)."""
+        value = self.attrs.get("seed", -1)
+        try:
+            seed = int(value)  # a seed >= 2^63 is stored as a decimal string
+        except (TypeError, ValueError):
+            return None
+        return None if seed == -1 else seed
+
+    @property
+    def seed_text(self) -> str:
+        """The seed as shown to people: the number, or ``none``."""
+        return "none" if self.seed is None else str(self.seed)
 
 
 def default_report_path(stem: str, folder: str | os.PathLike = "reports") -> Path:
@@ -219,12 +236,16 @@ def _write(handle: h5py.File, report: Report) -> None:
 
 def write_report(report: Report, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
     """Write `report` to `path` atomically (`nacverify.atomic`) and return the path.
+    With `report.spool` set, that file's datasets are part of the report (the file is moved).
 
     Raises `BadInput` when the file exists and `overwrite` is False, and
     `EnvironmentProblem` when the folder cannot be written."""
 
     def write(tmp: Path) -> None:
-        with h5py.File(tmp, "w") as handle:
+        moved = report.spool is not None and Path(report.spool).exists()
+        if moved:  # the spool's datasets become the report's (nacverify.report._spool)
+            os.replace(report.spool, tmp)
+        with h5py.File(tmp, "r+" if moved else "w") as handle:
             _write(handle, report)
             handle.flush()
 
