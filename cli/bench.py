@@ -67,7 +67,7 @@ def bench(
     min_T: Annotated[int, typer.Option("--min-T", help="Smallest T of the scaling suite.")] = 256,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on configuration names, e.g. 'NAC-Exact*' (repeatable).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and inputs.")] = 0,
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report [default: reports/bench-<suite>-<UTC>.h5].")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/bench-<suite>-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     ltc_audit: Annotated[bool, typer.Option("--ltc-audit", help="Instead of NAC: time `nacverify audit-ltc` (export, each claim, total) on a seeded ncps LTC with irregular elapsed times, and the fused solver's error at elapsed 0.1, 1, 10, 100 (report: /bench/ltc_audit).", rich_help_panel=LTC_PANEL)] = False,
     ltc_units: Annotated[int, typer.Option("--ltc-units", help="Units of the LTC (--ltc-audit).", rich_help_panel=LTC_PANEL)] = 64,
