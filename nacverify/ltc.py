@@ -185,7 +185,9 @@ class AbstractLTC(eqx.Module):
 
     def rhs(self, t, x, signal: InputSignal, ref=None, xp=jnp):
         """dx/dt of eq. 7."""
-        f = self.f(x, signal(t, ref, xp), xp)
+        # methods looked up on the class: an instance lookup (self.f, signal(...)) builds an equinox bound-method
+        # Module per call, most of the cost of one call from scipy's or mpmath's integrator loop
+        f = type(self).f(self, x, type(signal).__call__(signal, t, ref, xp), xp)
         return -(1 / self.tau + f) * x + f * self.A
 
     def tau_sys(self, x, I, xp=jnp):
@@ -223,7 +225,7 @@ class BiophysicalLTC(eqx.Module):
 
     def rhs(self, t, v, signal: InputSignal, ref=None, xp=jnp):
         """dv/dt of eq. 1 with eq. 2 synapses."""
-        g, g_s = self.conductances(v, signal(t, ref, xp), xp)
+        g, g_s = type(self).conductances(self, v, type(signal).__call__(signal, t, ref, xp), xp)  # class lookups: see AbstractLTC.rhs
         syn = xp.sum(g * self.E, axis=1) - xp.sum(g, axis=1) * v + xp.sum(g_s * self.E_s, axis=1) - xp.sum(g_s, axis=1) * v
         return (self.g_leak * (self.v_leak - v) + syn) / self.cm
 

@@ -194,3 +194,46 @@ def test_unbounded_growth_rate_is_one_over_tau_minus_one():
     # f -> -1: x' = (1 - 1/tau) x - A, so log|x| grows at rate 1 - 1/tau = 0.9 for tau = 10
     r = evaluate(_claims()["ltc.sec6.unbounded.tanh"], QUICK)
     assert r.outcome.evidence.witness["growth_rate"] == pytest.approx(0.9, abs=0.01)
+
+
+# ----------------------------------------------------------------------------- check --quick speed-ups (issue 13, item 6)
+
+
+def test_trajectory_lengths_by_closed_form_and_one_compile_per_width():
+    # W = U = 0 and every bias c: f = c is constant, so each model's path is a straight line in its own space:
+    # Neural ODE x = c t, CT-RNN x = c (1 - e^-t), LTC x = c A/(1 + c) (1 - e^-(1 + c) t); length = |end - start|.
+    # One draw per width was compiled anew (weights captured in a closure); now a width compiles once.
+    from nacverify.checks.ltc_more import _traj_run
+
+    k, c, a = 7, 0.5, 0.8
+    W, U = jnp.zeros((2, k, k)), jnp.zeros((2, 2, k))
+    b, A = jnp.full((2, 1, k), c), jnp.full((2, 1, k), a)
+    before = _traj_run._cache_size()
+    lengths = np.asarray(_traj_run(W, U, b, A, 300))
+    two_pi = 2 * math.pi
+    expected = [c * two_pi, c * (1 - math.exp(-two_pi)), c * a / (1 + c) * (1 - math.exp(-(1 + c) * two_pi))]
+    assert lengths == pytest.approx(np.tile(np.array(expected) * math.sqrt(k), (2, 1)), rel=1e-6)  # RK4, h = 2 pi / 300
+    _traj_run(W + 0.1, U, b, A, 300)  # other weights, same width
+    assert _traj_run._cache_size() == before + 1
+
+
+def test_bptt_check_runs_once_for_both_claims():
+    # ltc.table_bptt.accuracy used to rerun ltc.alg_bptt.gradient's whole check (recompiling every loss)
+    from nacverify.checks.ltc_more import _bptt_check
+
+    first = _bptt_check(QUICK)
+    assert _bptt_check(QUICK) is first
+    assert first.verdict == Verdict.HOLDS and first.evidence.scalars["max_relative_error"] <= 1e-6
+
+
+def test_one_compiled_rhs_equals_each_activations_own():
+    # the eq. 11 / eq. 12 / section 15 solves share `_rhs_any` (activation chosen at run time) under --quick
+    from nacverify.checks.ltc_checks import _ACTIVATIONS, _rhs_any, _rhs_args, batched_rhs
+
+    p = draw_networks(5, 3)
+    pj = {k: jnp.asarray(v) for k, v in p.items()}
+    y = np.random.default_rng(0).normal(size=5 * N)
+    for activation in _ACTIVATIONS:
+        for t in (0.0, 0.2, 0.7):
+            expected = np.asarray(batched_rhs(t, y, (pj, activation)))
+            assert np.array_equal(np.asarray(_rhs_any(t, y, _rhs_args(p, activation))), expected)

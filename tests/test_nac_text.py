@@ -183,3 +183,14 @@ def test_model_text_claims_hold():
     for cid in ("nac.s22.riemann", "nac.s22.tpseudo.per_pair", "nac.s22.tpseudo_range.model", "nac.b3.keff1"):
         r = evaluate(CLAIMS[cid], QUICK)
         assert r.verdict == Verdict.HOLDS, (cid, r.outcome.message)
+
+
+def test_quick_t1_variants_cover_every_backbone_and_mode():
+    # --quick checks the T = 1 refutation on the diagonal of backbone x mode: each backbone and each mode once
+    from nacverify.checks.nac_text import QUICK_DIAGONAL
+
+    assert sorted(b for b, _ in QUICK_DIAGONAL) == ["circuit", "fc", "reference"]
+    assert sorted(m for _, m in QUICK_DIAGONAL) == ["euler", "exact", "steady"]
+    r = evaluate(CLAIMS["nac.thm2.t1_output_ignores_gates"], QUICK)
+    assert r.outcome.evidence.scalars["variants"] == 3
+    assert r.outcome.evidence.witness["max_output_change_under_new_gate_parameters"] == 0.0
