@@ -26,6 +26,7 @@ import pytest
 from typer.testing import CliRunner
 
 import nacverify
+import nacverify.catalog  # noqa: F401  (registers every claim: get_claim below needs them)
 import nacverify.cli._cluster as cluster_mod
 from nacverify import claims as registry
 from nacverify.claims import CheckContext, evaluate, get_claim
