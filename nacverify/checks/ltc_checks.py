@@ -143,7 +143,7 @@ def _solve(p, activation, ts, rtol=1e-8, atol=1e-10):
     return x, margin, first.num_steps
 
 
-#: Networks per batched solve under --quick (500 before): the same for every activation, so that the eq. 11, eq. 12 and
+#: Networks per batched solve under --quick: the same for every activation, so that the eq. 11, eq. 12 and
 #: section 15 claims of all four activations share one compiled solve (`_rhs_any`); ReLU's and Hard-tanh's kinks make
 #: their solves cost most per network (every kink crossing in any network rejects the batch's shared step).
 QUICK_NETWORKS = 200
