@@ -17,6 +17,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -99,6 +100,8 @@ def _start_local(jobs: int, warm_catalog: bool = False) -> tuple[Any, list[Any]]
     processes (`psutil.Process`)."""
     from distributed import LocalCluster
 
+    if not os.environ.get("NACVERIFY_DEBUG"):
+        _start_resource_tracker_quietly()
     local = LocalCluster(
         n_workers=0,  # the scheduler first; the workers below
         threads_per_worker=1,
@@ -120,6 +123,34 @@ def _start_local(jobs: int, warm_catalog: bool = False) -> tuple[Any, list[Any]]
         _close_local(local, procs, timeout=1.0)
         raise
     return local, procs
+
+
+def _start_resource_tracker_quietly() -> None:
+    """Start multiprocessing's resource tracker (if this process has none yet) with its stderr
+    on /dev/null. The local cluster's queues and the workers register their named semaphores
+    with it; after a Ctrl-C this process kills busy workers and ends without waiting for Dask's
+    event-loop thread, and the tracker then unlinks what they left, as it is there to do, and
+    prints "UserWarning: resource_tracker: There appear to be N leaked semaphore objects" for
+    each run. That line is about processes ended on purpose, not a fault of the user's run.
+    NACVERIFY_DEBUG=1 leaves the tracker's stderr alone."""
+    from multiprocessing import resource_tracker
+
+    tracker = resource_tracker._resource_tracker
+    if getattr(tracker, "_fd", None) is not None:  # already running (started with the real stderr)
+        return
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)  # the tracker inherits descriptor 2 as its stderr
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 def _wait_for_workers(local: Any, procs: list[Any], jobs: int) -> None:

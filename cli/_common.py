@@ -6,8 +6,10 @@ import datetime as _dt
 import enum
 import functools
 import os
+import _thread
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -79,6 +81,24 @@ def fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _redeliver_interrupts(previous: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """An unraisable-exception hook that does not let a Ctrl-C get lost. A KeyboardInterrupt
+    raised while Python runs a callback it cannot propagate from (a garbage-collection
+    callback, a finalizer) is only printed as "Exception ignored in ..." and the run goes on;
+    this hook prints nothing and raises the signal again, so that the interrupt is handled
+    where it can be (partial report, exit 3). Other unraisable exceptions go to `previous`."""
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # Raised again from a moment later, from another thread: raised here, it would be
+            # handled at once, still inside the callback, and swallowed again.
+            threading.Timer(0.01, _thread.interrupt_main).start()
+            return
+        previous(unraisable)
+
+    return hook
+
+
 def guarded(fn: F) -> F:
     """Map library errors to exit codes with a one-line message (no traceback).
     Set NACVERIFY_DEBUG=1 to see the traceback of an internal error."""
@@ -95,6 +115,8 @@ def guarded(fn: F) -> F:
             signal.signal(signal.SIGTERM, _term)
         except ValueError:  # not in the main thread (e.g. some test runners)
             previous = None
+        previous_hook = sys.unraisablehook
+        sys.unraisablehook = _redeliver_interrupts(previous_hook)
         try:
             return fn(*args, **kwargs)
         except typer.Exit:
@@ -118,6 +140,7 @@ def guarded(fn: F) -> F:
                 raise
             raise fail(f"internal error: {type(exc).__name__}: {exc} (set NACVERIFY_DEBUG=1 for a traceback)", EXIT_ENVIRONMENT) from None
         finally:
+            sys.unraisablehook = previous_hook
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import typer
@@ -80,16 +81,39 @@ def main(argv: list[str] | None = None) -> None:
             err_console.print(f"nacverify: error: {one_line(message)} (see `{command} --help`)", markup=False)
             code = EXIT_USAGE
     code = code if isinstance(code, int) else 0
-    if INTERRUPTED["seen"] and argv is None:  # the console script only: main(argv) from Python returns normally
+    if argv is not None:  # main(argv) from Python returns normally
+        sys.exit(code)
+    if INTERRUPTED["seen"]:
         # The report is written and fsync'ed; skip interpreter teardown, which can crash while an
         # interrupted XLA computation still runs on its threads (seen as SIGSEGV after Ctrl-C).
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-        os._exit(code)
+        _end_now(code)
+    # The work is done and reported: a Ctrl-C during teardown (closing a Dask cluster's
+    # threads, atexit handlers) ends the process with the run's own exit code, not with a
+    # KeyboardInterrupt's -2 and a traceback.
+    try:
+        signal.signal(signal.SIGINT, lambda _signum, _frame: _end_now(code))
+    except ValueError:  # not the main thread
+        pass
     sys.exit(code)
+
+
+def _end_now(code: int) -> None:
+    """End the process at once with `code`, after releasing what multiprocessing would release
+    at a normal exit: its exit-time finalizers unlink the named semaphores of queues still in
+    use (a local Dask cluster's nannies hold some), which the resource tracker would otherwise
+    report as leaked ("UserWarning: ... leaked semaphore objects") after the process is gone."""
+    mp_util = sys.modules.get("multiprocessing.util")
+    if mp_util is not None:
+        try:
+            mp_util._run_finalizers(0)  # what multiprocessing's own atexit hook runs first
+        except Exception:  # noqa: BLE001  (ending anyway)
+            pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":
