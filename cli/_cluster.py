@@ -51,6 +51,18 @@ SchedulerOption = Annotated[
 
 _LOGGERS = ("distributed", "tornado", "asyncio")
 WARM_CATALOG_ENV = "NACVERIFY_WARM_CATALOG"  # read by _worker_setup.py in each local worker
+PIN_ENV = "NACVERIFY_PIN_CORES"  # read by _worker_setup.py: bind each local worker to one core
+
+
+def _pin_workers(jobs: int) -> bool:
+    """Bind each of `jobs` local workers to a core of its own (`_worker_setup._pin_to_one_core`)
+    when there are cores enough for them and NACVERIFY_PIN_CORES is not "0"."""
+    if os.environ.get(PIN_ENV) == "0":
+        return False
+    try:
+        return 1 < jobs <= len(os.sched_getaffinity(0))
+    except AttributeError:  # no sched_getaffinity (not Linux)
+        return False
 
 
 @contextmanager
@@ -94,7 +106,8 @@ def _connect(scheduler: str, timeout: float) -> Any:
 
 
 def _start_local(jobs: int, warm_catalog: bool = False) -> tuple[Any, list[Any]]:
-    """A loopback cluster of `jobs` worker processes, one thread each, no dashboards, no
+    """A loopback cluster of `jobs` worker processes, one thread each (and, when the machine has
+    cores enough, one core each: `_pin_workers`), no dashboards, no
     memory limit (as in a serial run), each preloading `_worker_setup.py` (Ctrl-C ignored; with
     `warm_catalog`, the claim catalog loaded in the background). Returns it and its worker
     processes (`psutil.Process`)."""
@@ -112,7 +125,7 @@ def _start_local(jobs: int, warm_catalog: bool = False) -> tuple[Any, list[Any]]
         memory_limit=0,
         silence_logs=logging.CRITICAL,
         preload=[str(Path(__file__).with_name("_worker_setup.py"))],
-        env={WARM_CATALOG_ENV: "1" if warm_catalog else ""},
+        env={WARM_CATALOG_ENV: "1" if warm_catalog else "", PIN_ENV: "1" if _pin_workers(jobs) else ""},
     )
     procs: list[Any] = []
     try:

@@ -28,8 +28,35 @@ def dask_setup(worker: Any) -> None:
     except ValueError:  # not the main thread: nothing to ignore here
         pass
     atexit.register(_exit_now)  # registered first, so it runs last, after every other exit handler
+    if os.environ.get(PIN_ENV) == "1":
+        _pin_to_one_core(worker.name)
     if os.environ.get("NACVERIFY_WARM_CATALOG") == "1":
         threading.Thread(target=_warm_up, args=(worker,), name="nacverify-catalog", daemon=True).start()
+
+
+#: Set to "1" by the command line (`_cluster._start_local`) when it starts no more workers than
+#: this machine has cores for it.
+PIN_ENV = "NACVERIFY_PIN_CORES"
+
+
+def _pin_to_one_core(name: Any) -> None:
+    """Make "one thread per worker" true for JAX: XLA's CPU runtime runs a compiled function on
+    a pool of as many threads as the process may use cores, whatever Dask's thread count, so two
+    unpinned workers on two cores each try to use both. Worker `name` (0, 1, ... in a local
+    cluster) is bound to the `name`-th core this process may use, with every thread it has now
+    (threads started later inherit it), as ``taskset -a`` would; XLA then sizes its pool to
+    one core. Nothing is pinned when the name is not an index or the kernel refuses."""
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+        core = cores[int(name) % len(cores)]
+        tasks = [int(t) for t in os.listdir("/proc/self/task")]
+    except (AttributeError, ValueError, TypeError, OSError):
+        return
+    for tid in tasks:
+        try:
+            os.sched_setaffinity(tid, {core})
+        except OSError:  # a thread that ended meanwhile
+            pass
 
 
 def _exit_now() -> None:

@@ -254,3 +254,40 @@ def test_ctrl_c_on_a_local_cluster_keeps_the_finished_claims_and_leaves_no_worke
     assert data.claims["locality.dvs.gap_2_8"].verdict == data.claims["locality.dvs.gap_2_8"].expected == "holds"
     gone, alive = psutil.wait_procs(workers, timeout=30)
     assert not alive, alive
+
+
+def _affinities() -> dict:
+    """In a worker: after a JAX computation (XLA's thread pool exists then), the cores each of
+    this process's threads may run on, as the kernel reports them."""
+    import jax.numpy as jnp
+
+    float(jnp.sum(jnp.arange(100_000.0) ** 2))
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            out[int(tid)] = tuple(sorted(os.sched_getaffinity(int(tid))))
+        except OSError:
+            pass
+    return out
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2, reason="needs 2 cores this process may use")
+def test_local_workers_each_run_on_a_core_of_their_own():
+    """`--jobs 2` on a machine with 2 cores: every thread of each worker (XLA's pool included)
+    is bound to one core, a different one per worker, so "one thread per worker" holds for JAX
+    (unpinned, each worker's XLA pool runs on both cores); NACVERIFY_PIN_CORES=0 turns it off."""
+    cores = sorted(os.sched_getaffinity(0))
+    with cluster_mod.cluster(2) as ex:
+        client = ex._client
+        seen = {w: client.submit(_affinities, workers=[w], pure=False).result() for w in client.scheduler_info()["workers"]}
+    assert len(seen) == 2
+    per_worker = [set(tids.values()) for tids in seen.values()]
+    assert all(len(s) == 1 and len(next(iter(s))) == 1 for s in per_worker), per_worker
+    assert sorted(next(iter(s))[0] for s in per_worker) == cores[:2]
+
+
+def test_pinning_is_off_when_asked_or_when_cores_are_too_few(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert cluster_mod._pin_workers(2) and not cluster_mod._pin_workers(3) and not cluster_mod._pin_workers(1)
+    monkeypatch.setenv("NACVERIFY_PIN_CORES", "0")
+    assert not cluster_mod._pin_workers(2)

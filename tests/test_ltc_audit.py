@@ -142,11 +142,11 @@ def test_trained_cell_without_constraints_is_caught(tmp_path):
 def test_trained_with_constraints_holds(tmp_path):
     cell = _cell(AutoNCP(8, 2), implicit=False)
     _train(cell, constrain=True)
-    assert float(cell._params["w"].min()) >= 0
+    assert float(cell._params["w"].detach().min()) >= 0
     _, export = export_ncps_cell(cell, np.random.default_rng(4).normal(size=(10, 1, 3)).astype(np.float32), tmp_path / "c.npz")
     r = verdicts(export, ids=("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds"))
     assert r["audit.ltc.step"].verdict.value == "holds" and r["audit.ltc.state_bounds"].verdict.value == "holds"
-    assert r["audit.ltc.positivity"].verdict.value == ("holds" if float(cell._params["cm"].min()) > 0 else "refuted")
+    assert r["audit.ltc.positivity"].verdict.value == ("holds" if float(cell._params["cm"].detach().min()) > 0 else "refuted")
 
 
 class WrongDenominator(LTCCell):
