@@ -113,16 +113,19 @@ def test_jax_elementary_functions_within_the_assumed_ulps(name):
 
 @needs_fixture
 def test_parity_holds_on_the_golden_fixture(golden):
-    """Op by op (the compiled path runs in `nacverify check`): q, k, v and phi are bit-identical
-    to the public layer's, the top-k indices identical without any tie, and every tensor of
-    every mode within its derived tolerance."""
+    """Op by op (the compiled path runs in `nacverify check`): phi is bit-identical to the public
+    layer's, the top-k indices identical without any tie, and every tensor of every mode within
+    its derived tolerance. q, k and v are bit-identical on some CPUs only: XLA's float32 dot adds
+    in an order set by the CPU's vector width (AVX-512 here on 2026-11-24: up to 2048 ulps on
+    near-zero entries of v, 0.58 of them bit-equal), so their bound, not bit equality, is tested."""
     out = reference_parity_outcome(golden, paths=("eager",))
     assert out.verdict == Verdict.HOLDS, out.message
     s = out.evidence.scalars
     for mode in ("exact", "euler", "steady"):
         assert s[f"eager_{mode}_index_mismatches"] == 0 and s[f"eager_{mode}_ties"] == 0
-        for t in ("q", "k", "v", "phi"):
-            assert s[f"eager_{mode}_{t}_bit_equal"] == 1.0
+        assert s[f"eager_{mode}_phi_bit_equal"] == 1.0
+        for t in ("q", "k", "v"):
+            assert s[f"eager_{mode}_{t}_max_ratio"] <= 1.0
         assert s[f"eager_{mode}_omega_max_ulps"] <= 1.0  # softplus by another formula: one rounding apart
     assert np.max(out.evidence.arrays["max_ratio_to_tolerance"]) <= 1.0
 

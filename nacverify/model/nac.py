@@ -23,8 +23,10 @@ variants never select a masked key and give it zero weight.
 
 Parity with the public layer (issue 12; ``nac.model.reference_parity`` against
 shared/reference/public_tf_nac_golden.npz, weights loaded by `from_keras_weights`): in float32
-the ``reference`` variant computes the public layer's q, k, v and phi bit for bit (op by op), and
-every other tensor within the float32 rounding the claim derives. Where the variant used to
+the ``reference`` variant computes every tensor of the public layer within the float32 rounding
+the claim derives (phi bit for bit; q, k and v bit for bit op by op on some CPUs, while on others
+XLA's dot adds its terms in another order than TensorFlow's: up to a few thousand ulps on
+near-zero entries, within the derived bound). Where the variant used to
 differ from the public layer's arithmetic:
 
 1. exact-mode logits: ``-expm1(-omega t)`` instead of the layer's ``1 - exp(-omega t)``; up to
