@@ -29,11 +29,14 @@ def audit_ltc(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/audit-ltc-<file>-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out (and --export-ncps file).")] = False,
     export_ncps: Annotated[Optional[Path], typer.Option("--export-ncps", help="Write a seeded default ncps.torch LTC's export to this .npz/.h5 file, then audit it.", rich_help_panel=NCPS)] = None,
-    units: Annotated[int, typer.Option(help="Units (fully connected).", rich_help_panel=NCPS)] = 16,
+    units: Annotated[int, typer.Option(help="Units.", rich_help_panel=NCPS)] = 16,
+    wiring: Annotated[str, typer.Option(help="Wiring: fc (FullyConnected) or autoncp (AutoNCP, units // 8 motor neurons).", rich_help_panel=NCPS)] = "fc",
     inputs: Annotated[int, typer.Option(help="Input features.", rich_help_panel=NCPS)] = 4,
     steps: Annotated[int, typer.Option(help="Sequence length.", rich_help_panel=NCPS)] = 100,
     elapsed: Annotated[Optional[float], typer.Option(help="Elapsed time of every step (default: irregular, log-uniform in [0.1, 10]).", rich_help_panel=NCPS)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and the input.", rich_help_panel=NCPS)] = 0,
+    train_steps: Annotated[int, typer.Option(help="Adam steps of a toy training before the export (nacverify.audit.ltc_export.train_toy).", rich_help_panel=NCPS)] = 0,
+    constraints: Annotated[str, typer.Option(help="Parameter constraints: implicit (ncps LTC's default softplus), apply (raw parameters, apply_weight_constraints() after every training step) or none (raw parameters, never clipped).", rich_help_panel=NCPS)] = "implicit",
     junit_xml: JunitXmlOption = None,
 ) -> None:
     """Audit an LTC cell: its steps against seed 002's fused solver (eq. 8-9), positive conductances, eq. 13's state
@@ -43,8 +46,11 @@ def audit_ltc(
     out_path = check_writable(out or default_report_path(f"audit-ltc-{(file or export_ncps).stem}"), overwrite=force)
     check_junit_xml(junit_xml, force=force, out=out_path)
     if export_ncps is not None:
-        file, _ = export_random_ncps(export_ncps, units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, overwrite=force)
-        console.print(f"export: {file} (ncps.torch LTC, {units} units, {inputs} inputs, {steps} steps, seed {seed})", markup=False)
+        file, _ = export_random_ncps(export_ncps, units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, wiring=wiring,
+                                     train_steps=train_steps, constraints=constraints, overwrite=force)
+        trained = f", trained {train_steps} steps" if train_steps else ""
+        console.print(f"export: {file} (ncps.torch LTC, {wiring} wiring, {units} units, {inputs} inputs, {steps} steps, seed {seed}, "
+                      f"constraints {constraints}{trained})", markup=False)
     export = read_ltc_export(file)
     report = Report(command=command_line(), seed=seed if export_ncps is not None else None)
     with progress_bar(export.T * export.B * export.N * export.N > 2_000_000) as progress:

@@ -85,3 +85,37 @@ def test_bench_command_writes_hdf5(tmp_path):
 def test_bench_bad_input_exits_2(tmp_path, args):
     res = runner.invoke(app, ["bench", *args, "--out", str(tmp_path / "x.h5")])
     assert res.exit_code == 2
+
+
+# Fields of NACConfig that decide what a layer computes; the others are sizes, the ODE mode
+# (the parity claim covers exact, euler and steady) or how results are returned.
+STRUCTURAL = ("curation", "backbone", "head", "activation", "output_activation", "circuit_steps")
+NOT_STRUCTURAL = ("d_model", "num_heads", "topk", "mode", "euler_steps", "delta_t", "dt", "sparsity", "tau_epsilon",
+                  "return_sequences", "return_attention", "query_chunk", "wiring_seed")
+
+
+def test_parity_column_marks_exactly_the_rows_built_as_the_loaded_public_layer():
+    """A row is marked proven iff its model has the structure of the layer that `from_keras_weights`
+    builds from a Keras NAC's weights (the model nac.model.reference_parity proves equal to the public
+    layer): compared field by field with the loader's own configuration, not with the `parity` rule."""
+    import dataclasses
+
+    import jax
+
+    from nacverify.model import NAC, from_keras_weights
+    from nacverify.model.nac import NACConfig
+    from test_reference_parity import _keras_names
+
+    assert set(STRUCTURAL) | set(NOT_STRUCTURAL) == {f.name for f in dataclasses.fields(NACConfig)}
+    w, cfg = _keras_names(NAC(16, 2, key=jax.random.PRNGKey(0), backbone="reference"))
+    loaded = {mode: from_keras_weights(w, cfg, mode=mode).config for mode in ("exact", "euler", "steady")}
+    rows = [c for c in bench.suite_configs("all", max_T=512) if c.kind == "nac"]
+    proven = []
+    for row in rows:
+        mine = NACConfig(16, 2, **row.opts())
+        same = all(getattr(mine, f) == getattr(loaded[mine.mode], f) for f in STRUCTURAL)
+        assert (row.parity != "-") == same, (row.name, row.parity)
+        if same:
+            proven.append(row.name)
+    assert "NAC-reference" in proven and "reference-shared-seq" in proven and "NAC-Exact/05s/8k" not in proven
+    assert all(c.parity == "-" for c in bench.suite_configs("paper") if c.kind != "nac")

@@ -3,8 +3,8 @@
 `export_ncps_cell` runs an ``ncps.torch.LTCCell`` step by step on an input sequence and
 records its parameters, the elapsed times and its state trajectory; `export_ncps_ltc` does
 the same for the sequence module ``ncps.torch.LTC`` (its cell, driven as ``LTC.forward``
-drives it). `export_random_ncps` builds a seeded default ncps LTC and exports it (the CLI's
-``--export-ncps``). torch is imported inside the functions: nacverify does not need it
+drives it). `export_random_ncps` builds a seeded default ncps LTC, optionally trains it a few steps
+(`train_toy`), and exports it (the CLI's ``--export-ncps``). torch is imported inside the functions: nacverify does not need it
 otherwise. The TensorFlow cell (``ncps.tf.LTCCell``) has no exporter here: TensorFlow is
 not installed on the machines this suite targets.
 """
@@ -20,7 +20,8 @@ import numpy as np
 from ..errors import BadInput, EnvironmentProblem
 from .ltc_format import LTCExport, ltc_from_arrays, write_ltc_export
 
-__all__ = ["export_ncps_cell", "export_ncps_ltc", "export_random_ncps", "random_ncps_run", "ncps_cell_entries"]
+__all__ = ["export_ncps_cell", "export_ncps_ltc", "export_random_ncps", "random_ncps_run", "ncps_cell_entries", "train_toy",
+           "CONSTRAINTS"]
 
 _NAMES = ("cm", "gleak", "vleak", "w", "sigma", "mu", "erev", "sensory_w", "sensory_sigma", "sensory_mu", "sensory_erev",
           "sparsity_mask", "sensory_sparsity_mask", "input_w", "input_b", "output_w", "output_b")
@@ -161,20 +162,59 @@ def export_ncps_ltc(module, inputs, path: str | os.PathLike, *, elapsed=None, h0
     return export_ncps_cell(module.rnn_cell, x, path, elapsed=el, h0=h0, overwrite=overwrite)
 
 
+#: How parameter constraints are kept while a toy run trains (`random_ncps_run`):
+#: "implicit" = ncps.torch.LTC's default (softplus of every conductance and the capacitance, at run time);
+#: "apply" = raw parameters, ``apply_weight_constraints()`` (ReLU clip) after every optimiser step;
+#: "none" = raw parameters, never clipped (what a user gets who trains an ``LTCCell``, whose default is
+#: ``implicit_param_constraints=False``, without calling ``apply_weight_constraints()``).
+CONSTRAINTS = ("implicit", "apply", "none")
+
+
+def train_toy(cell, *, steps: int = 30, lr: float = 0.2, seed: int = 0, apply_constraints: bool = False) -> None:
+    """Train ``cell`` (an ``ncps.torch.LTCCell``) in place for `steps` Adam steps (learning rate `lr`)
+    towards an unreachable target: 4 cell steps of elapsed time 1 from a zero state on one fixed
+    standard-normal input, loss sum((h - 3)^2). A deliberately hard push, enough to drive raw
+    conductances negative within a few dozen steps when nothing clips them. With
+    `apply_constraints`, ``cell.apply_weight_constraints()`` runs after every step, as ncps
+    documents for ``implicit_param_constraints=False``."""
+    if steps < 0 or not (np.isfinite(lr) and lr > 0):
+        raise BadInput(f"training needs steps >= 0 and a learning rate > 0, got {steps} and {lr}")
+    torch = _torch()
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(1, cell.sensory_size, generator=gen)
+    opt = torch.optim.Adam(cell.parameters(), lr=lr)
+    for _ in range(steps):
+        h = torch.zeros(1, cell.state_size)
+        for _ in range(4):
+            _, h = cell(x, h, 1.0)
+        loss = ((h - 3.0) ** 2).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if apply_constraints:
+            cell.apply_weight_constraints()
+
+
 def random_ncps_run(*, units: int = 16, inputs: int = 4, steps: int = 100, seed: int = 0, elapsed: float | None = None,
-                    irregular: bool = True, wiring: str = "fc"):
+                    irregular: bool = True, wiring: str = "fc", train_steps: int = 0, constraints: str = "implicit"):
     """(cell, inputs [steps, 1, inputs] float32, elapsed [steps]): the run `export_random_ncps` exports.
     A seeded ``ncps.torch.LTC(inputs, wiring)`` with ncps's defaults (6 unfolds, implicit
     constraints); wiring "fc" = ``FullyConnected(units)``, "autoncp" = ``AutoNCP(units, motor,
     seed=seed)`` with motor = max(1, units // 8) output units (AutoNCP needs units >= motor + 3).
+    `constraints` other than "implicit" builds the module with ``implicit_param_constraints=False``
+    (see `CONSTRAINTS`); `train_steps` > 0 then trains its cell with `train_toy` before the export.
     Elapsed times: `elapsed` for every step if given, else irregular (log-uniform in [0.1, 10])
     when `irregular`, else 1.0 (ncps's default)."""
     if min(units, inputs, steps) < 1:
         raise BadInput("--units, --inputs and --steps must be >= 1")
+    if train_steps < 0:
+        raise BadInput(f"--train-steps must be >= 0, got {train_steps}")
     if elapsed is not None and not (np.isfinite(elapsed) and elapsed > 0):
         raise BadInput(f"elapsed must be > 0 and finite, got {elapsed}")
     if wiring not in ("fc", "autoncp"):
         raise BadInput(f"unknown wiring {wiring!r}; choose fc or autoncp")
+    if constraints not in CONSTRAINTS:
+        raise BadInput(f"unknown constraints {constraints!r}; choose {', '.join(CONSTRAINTS)}")
     motor = max(1, units // 8)
     if wiring == "autoncp" and units < motor + 3:
         raise BadInput(f"an AutoNCP wiring needs at least {motor + 3} units, got {units}")
@@ -183,7 +223,10 @@ def random_ncps_run(*, units: int = 16, inputs: int = 4, steps: int = 100, seed:
     from ncps.wirings import AutoNCP, FullyConnected
 
     torch.manual_seed(seed)
-    module = LTC(inputs, FullyConnected(units) if wiring == "fc" else AutoNCP(units, motor, seed=seed))
+    module = LTC(inputs, FullyConnected(units) if wiring == "fc" else AutoNCP(units, motor, seed=seed),
+                 implicit_param_constraints=constraints == "implicit")
+    if train_steps:
+        train_toy(module.rnn_cell, steps=train_steps, seed=seed, apply_constraints=constraints == "apply")
     rng = np.random.default_rng([seed, 12])
     x = rng.normal(size=(steps, 1, inputs)).astype(np.float32)
     if elapsed is not None:
@@ -196,9 +239,11 @@ def random_ncps_run(*, units: int = 16, inputs: int = 4, steps: int = 100, seed:
 
 
 def export_random_ncps(path: str | os.PathLike, *, units: int = 16, inputs: int = 4, steps: int = 100, seed: int = 0,
-                       elapsed: float | None = None, irregular: bool = True, wiring: str = "fc", overwrite: bool = False) -> tuple[Path, LTCExport]:
-    """Export the seeded default ncps LTC run of `random_ncps_run` (batch 1, standard-normal inputs)."""
+                       elapsed: float | None = None, irregular: bool = True, wiring: str = "fc", train_steps: int = 0,
+                       constraints: str = "implicit", overwrite: bool = False) -> tuple[Path, LTCExport]:
+    """Export the seeded ncps LTC run of `random_ncps_run` (batch 1, standard-normal inputs)."""
     if Path(path).exists() and not overwrite:
         raise BadInput(f"{path} exists; choose another name or pass --force")
-    cell, x, el = random_ncps_run(units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, irregular=irregular, wiring=wiring)
+    cell, x, el = random_ncps_run(units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, irregular=irregular,
+                                  wiring=wiring, train_steps=train_steps, constraints=constraints)
     return export_ncps_cell(cell, x, path, elapsed=el, overwrite=overwrite)

@@ -785,13 +785,13 @@ def model_claims() -> list[Claim]:
             "trainable weight 0.5 N(0, 1), t = 1); float32 on CPU; elementary functions of TF (Eigen) and XLA within "
             f"{E_FN} ulps; needs the golden file (NACVERIFY_REFERENCE or ../shared/reference)",
             Verdict.HOLDS,
-            "measured (worst 0.19 of the tolerance on two CPUs of this workplace): phi bit-identical; op by op q, k and v bit-identical "
-            "on one CPU and up to 128, 112 and 2048 ulps apart on an AVX-512 one (XLA's float32 dot adds in an order set by the "
-            "vector width, which TF's need not share); omega differs by 1 ulp (softplus "
-            "by another formula), t_pseudo by up to 16 ulps (the 16-term pair sum added in another order, with cancellation), "
-            "exact-mode logits by up to ~720 ulps where omega*t is small and 1 - exp(-omega t) cancels (one ulp of exp), under jit "
-            "q by up to 208 ulps on near-zero entries; no score ties; all inside the derived tolerance; CI runs next to "
-            "shared/reference, where the fixture exists. Without it (an installed copy) the check is inconclusive "
+            "measured on every run (the message and the evidence's max_ulps table hold this CPU's figures); the ulps depend on the CPU, "
+            "since XLA's float32 dot adds in an order set by the vector width, which TF's need not share. On an AVX-512 AMD EPYC of "
+            "this workplace: phi bit-identical, omega 1 ulp (softplus by another formula), q up to 128, k 115, v 2370 ulps on "
+            "near-zero entries, t_pseudo 30 (the 16-term pair sum added in another order, with cancellation), exact-mode logits "
+            "721 where omega*t is small and 1 - exp(-omega t) cancels (one ulp of exp), attention 4, outputs up to 22784 ulps where "
+            "a sum cancels; worst 0.19 of the derived tolerance; no score ties (another CPU of this workplace gave q, k, v bit for "
+            "bit op by op). CI runs next to shared/reference, where the fixture exists. Without it (an installed copy) the check is inconclusive "
             "and says so, which fails the gate on purpose: the parity is then unproven",
             _reference_parity,
             "model",

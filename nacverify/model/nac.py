@@ -36,14 +36,15 @@ differ from the public layer's arithmetic:
    (the Dense(1) biases added inside each Dense); now the layer's association, for every variant
    (identical in exact arithmetic).
 
-Left as they are, within the derived tolerance: the pair Dense(1) sums of the pseudo-time are
-split into a query part and a key part (`gates`), so their 16 terms are added in another order
-than the layer's matmul (t_pseudo up to 16 ulps apart where the sum cancels); softplus is
-``jax.nn.softplus`` (``max(x, 0) + log1p(exp(-|x|))``) where TensorFlow evaluates
-``log1p(exp(x))`` (omega 1 ulp apart); XLA's and Eigen's exp, softmax and matmul summation
-orders differ (attention up to 4 ulps; outputs up to 384 ulps where a sum cancels), and under
-``jax.jit`` XLA reorders the projections' sums (q up to 208 ulps, an output 18176 ulps, on
-near-zero entries whose derived tolerance is far larger).
+Left as they are, within the derived tolerance (figures measured on an AVX-512 AMD EPYC; they
+depend on the CPU, and every run of the claim reports its own): the pair Dense(1) sums of the
+pseudo-time are split into a query part and a key part (`gates`), so their 16 terms are added in
+another order than the layer's matmul (t_pseudo up to 30 ulps apart where the sum cancels);
+softplus is ``jax.nn.softplus`` (``max(x, 0) + log1p(exp(-|x|))``) where TensorFlow evaluates
+``log1p(exp(x))`` (omega 1 ulp apart); XLA's and Eigen's exp, softmax and matmul summation orders
+differ (attention up to 4 ulps; outputs up to 22784 ulps where a sum cancels), and under
+``jax.jit`` XLA reorders the projections' sums (v up to 2370 ulps, on near-zero entries whose
+derived tolerance is far larger).
 """
 
 from __future__ import annotations
