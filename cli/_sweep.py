@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,6 @@ from nacverify.frozen.claims import sweep_claims
 from nacverify.regimes import DRAW_BLOCK, SWEEP_RANGES, sample_draws
 from nacverify.report import Report, Spool, check_space, human_size
 
-from ._cluster import cluster
 from ._common import progress_bar
 
 #: The largest sweep accepted (global draw indices stay exact in float64 and int64).
@@ -154,19 +154,19 @@ def sweep_section(sw: SweepRun, *, baseline: tuple[float, int] | None = None, wo
     return section
 
 
-def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, jobs: int, scheduler: str | None, keep_draws: bool,
+def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, executor: Executor | None, where: str, keep_draws: bool,
                scipy_draws: int, ctx: CheckContext) -> list[tuple[SweepRun, tuple[float, int] | None]]:
-    """Run each sweep (spooling its per-draw summaries into the report), evaluate its claims
-    into `report.results`, and add its section. On an interrupt the finished chunks' section
-    is added before `Interrupted` propagates."""
+    """Run each sweep on `executor` (None: serially here; `where` names it in the report),
+    spooling its per-draw summaries into the report, evaluate its claims into `report.results`,
+    and add its section. On an interrupt the finished chunks' section is added before
+    `Interrupted` propagates."""
     rows: list[tuple[SweepRun, tuple[float, int] | None]] = []
     spool = Spool(out_path, rows_per_chunk=min(max(specs[0].chunk, 1024), 65536)) if keep_draws else None
     if spool is not None:
         report.spool = spool.path
-    where = scheduler or ("serial" if jobs <= 1 else f"local cluster of {jobs} workers")
     finished = False
     try:
-        with cluster(jobs, scheduler) as executor, progress_bar() as bar:
+        with progress_bar() as bar:
             for spec in specs:
                 group = f"frozen_error/{spec.name}/sweep"
                 task = bar.add_task(f"sweep {spec.name}", total=spec.n)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -19,7 +20,7 @@ from nacverify.regimes import NAMED_REGIMES
 from nacverify.report import Report, check_writable, default_report_path
 from nacverify.solvers import require_backend
 
-from ._cluster import SchedulerOption
+from ._cluster import SchedulerOption, cluster
 from ._common import command_line, console, err_console, finish, finish_interrupted, guarded, print_witnesses, verdict_table
 from ._sweep import plan_sweeps, run_sweeps, sweep_table
 from ._common import JunitXmlOption, check_junit_xml
@@ -127,40 +128,43 @@ def frozen_error(
     runs: list = []
     sweep_rows: list = []
     try:  # Ctrl-C / SIGTERM anywhere below still leaves a report, marked incomplete
-        claims = []
-        for spec in specs:
-            runs.append(cached_run(spec, opts))
-            claims += instance_claims(spec, opts)
-        if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
-            claims.append(average_claim())
-        report.results = [evaluate(c, ctx) for c in claims]
-        for run in runs:
-            report.sections[f"frozen_error/{run.regime.name}"] = {
-                **run.series(),
-                "description": run.regime.description,
-                "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
-                "T": run.regime.T,
-                "rtol": opts.rtol,
-                "atol": opts.atol,
-                "num_steps": run.num_steps,
-                "backend": opts.backend,
-                "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
-                "rel_max_pct": float(run.summary.rel_max_pct[0]),
-                "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
-                "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
-                "L_phi": float(run.regime.facts.L_phi[0]),
-                "L_omega": float(run.regime.facts.L_omega[0]),
-            }
+        with ExitStack() as stack:  # a sweep's cluster first: an unreachable scheduler fails before any work is done
+            executor = stack.enter_context(cluster(jobs, scheduler)) if sweep else None
+            claims = []
+            for spec in specs:
+                runs.append(cached_run(spec, opts))
+                claims += instance_claims(spec, opts)
+            if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
+                claims.append(average_claim())
+            report.results = [evaluate(c, ctx) for c in claims]
+            for run in runs:
+                report.sections[f"frozen_error/{run.regime.name}"] = {
+                    **run.series(),
+                    "description": run.regime.description,
+                    "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
+                    "T": run.regime.T,
+                    "rtol": opts.rtol,
+                    "atol": opts.atol,
+                    "num_steps": run.num_steps,
+                    "backend": opts.backend,
+                    "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
+                    "rel_max_pct": float(run.summary.rel_max_pct[0]),
+                    "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
+                    "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
+                    "L_phi": float(run.regime.facts.L_phi[0]),
+                    "L_omega": float(run.regime.facts.L_omega[0]),
+                }
 
-        console.print(_regime_table(runs))
-        readings = readings_table({r.claim.id: r.verdict.value for r in report.results}, tuple(run.regime.name for run in runs if run.regime.name in NAMED_REGIMES))
-        if readings:
-            report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
-            console.print(_readings_table(readings))
-        if sweep:
-            err_console.print(plan, markup=False)
-            sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, jobs=jobs, scheduler=scheduler, keep_draws=keep_draws,
-                                    scipy_draws=scipy_draws, ctx=ctx)
+            console.print(_regime_table(runs))
+            readings = readings_table({r.claim.id: r.verdict.value for r in report.results}, tuple(run.regime.name for run in runs if run.regime.name in NAMED_REGIMES))
+            if readings:
+                report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
+                console.print(_readings_table(readings))
+            if sweep:
+                err_console.print(plan, markup=False)
+                where = scheduler or ("serial" if jobs <= 1 else f"local cluster of {jobs} workers")
+                sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, executor=executor, where=where, keep_draws=keep_draws,
+                                        scipy_draws=scipy_draws, ctx=ctx)
     except (Interrupted, KeyboardInterrupt) as exc:  # an interrupted sweep has added its finished chunks' section
         raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims",
                                  junit_xml=junit_xml) from None

@@ -287,3 +287,19 @@ def test_every_new_claim_has_a_kind_and_reading_only_when_a_reading():
     for c in ours:
         assert c.kind is not None, c.id
         assert (Kind(c.kind) == Kind.READING) == bool(c.reading.strip()), c.id
+
+
+def test_heap_topk_comparison_counts_by_hand():
+    """Counts derived by hand from heapq's algorithm: k = 1 is max(), m - 1 comparisons; on a
+    descending input no element enters the heap, so each further element costs exactly one
+    comparison (against the heap's top); ascending inputs (every element enters) stay within
+    the derived worst-case bound, which is linear in m."""
+    from nacverify.checks.locality_sparse import heap_topk_bound, heap_topk_comparisons
+
+    for m in (1, 2, 17, 1000):
+        assert heap_topk_comparisons(np.arange(m, dtype=float), 1) == m - 1
+    down = [heap_topk_comparisons(np.arange(m, 0, -1, dtype=float), 8) for m in (100, 1100)]
+    assert down[1] - down[0] == 1000
+    for m in (8, 50, 4096):
+        assert heap_topk_comparisons(np.arange(m, dtype=float), 8) <= heap_topk_bound(m, 8)
+    assert heap_topk_bound(2 * 4096, 8) - heap_topk_bound(4096, 8) == heap_topk_bound(3 * 4096, 8) - heap_topk_bound(2 * 4096, 8)

@@ -79,3 +79,19 @@ def test_unknown_constraints_and_wiring_are_one_line_errors(tmp_path):
         assert res.exit_code == 2
         lines = [line for line in res.stderr.splitlines() if line.strip()]
         assert len(lines) == 1 and needle in lines[0] and "Traceback" not in res.output
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "sched_setaffinity"), reason="needs sched_setaffinity (Linux)")
+def test_ltc_threads_follow_the_cores_this_process_may_use():
+    """A Dask worker bound to one core must not run the audit's chunks on two threads."""
+    import os
+
+    from nacverify.audit.ltc_numerics import workers
+
+    before = os.sched_getaffinity(0)
+    try:
+        os.sched_setaffinity(0, {min(before)})
+        assert workers() == 1
+    finally:
+        os.sched_setaffinity(0, before)
+    assert workers() == min(2, len(before))

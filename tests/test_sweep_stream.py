@@ -369,3 +369,25 @@ def test_cli_sweep_on_the_scheduler_writes_the_serial_report(scheduler_address, 
         assert "members" not in h and "params" not in h and h.attrs["stored_bytes"] == 0
         assert h["histograms/tightness_sharp/counts"][()].tobytes() == g["histograms/tightness_sharp/counts"][()].tobytes()
         assert dict(h["witnesses/tightness_sharp"].attrs) == dict(g["witnesses/tightness_sharp"].attrs)
+
+
+def test_unreachable_scheduler_fails_the_sweep_before_any_solve(tmp_path, monkeypatch):
+    """The cluster is joined first: an unreachable scheduler is a one-line exit 3 naming it, and
+    no single run is solved before (the old order solved every regime, then failed)."""
+    import socket
+
+    import nacverify.cli._cluster as cluster_mod
+    import nacverify.cli.frozen_error as frozen_cli
+
+    monkeypatch.setattr(cluster_mod, "CONNECT_TIMEOUT", 2.0)
+    solved = []
+    monkeypatch.setattr(frozen_cli, "cached_run", lambda *a, **k: solved.append(a) or pytest.fail("solved before joining"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"  # nothing listens there once closed
+    res = runner.invoke(app, ["frozen-error", "--regime", "slow", "--sweep", "64", "--chunk", "64", "--scheduler", address,
+                              "--out", str(tmp_path / "r.h5")])
+    assert res.exit_code == 3, res.output
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and address in lines[0] and "Traceback" not in res.output, res.stderr
+    assert solved == []

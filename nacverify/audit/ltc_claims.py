@@ -33,7 +33,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 from ..precision import float64
-from .ltc_format import LTCExport
+from .ltc_format import AbstractLTCExport, LTCExport
 from .ltc_numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference, fused
 
 __all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
@@ -151,7 +151,9 @@ def _sweep(e: LTCExport, progress: Callable[[int], None] | None = None) -> _Pass
 
 
 # ---------------------------------------------------------------------------- checks
-def _step(e: LTCExport, sw: _Pass) -> Outcome:
+def _step(e: LTCExport, sw: _Pass, rule: str | None = None, constants: dict | None = None) -> Outcome:
+    """Recomputed vs exported steps (`sw`); `rule` states the tolerance, `constants` its
+    constants (the abstract form passes its own, nacverify.audit.ltc_abstract)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where(sw.step_tol > 0, sw.step_err / sw.step_tol, np.where(sw.step_err > 0, np.inf, 0.0))
     ratio = np.where(np.isnan(ratio), np.inf, ratio)
@@ -163,7 +165,8 @@ def _step(e: LTCExport, sw: _Pass) -> Outcome:
     eps = e.dtype_eps
     scalars = {"steps": e.T, "batch": e.B, "units": e.N, "inputs": e.M, "ode_unfolds": e.ode_unfolds, "dtype_eps": eps,
                "max_abs_error": float(np.max(sw.step_err)), "max_error_over_tolerance": float(ratio.flat[flat]),
-               "values_off": int(off.sum()), "safety": STEP_SAFETY, "ops_per_sum": e.N + e.M + 8}
+               "values_off": int(off.sum()),
+               **(constants if constants is not None else {"safety": STEP_SAFETY, "ops_per_sum": e.N + e.M + 8})}
     problems = []
     if off.any():
         problems.append(f"{int(off.sum())} of {ratio.size} state values differ from the fused update (worst {w['recomputed_error']:.3g} "
@@ -178,8 +181,8 @@ def _step(e: LTCExport, sw: _Pass) -> Outcome:
             w["output_index"] = str([int(i) for i in np.unravel_index(of, oratio.shape)])
             problems.append(f"{int((oratio > 1).sum())} outputs differ from v[:K] * output_w + output_b (worst {float(sw.out_err.flat[of]):.3g})")
     ev = Evidence({"error_over_tolerance_per_step": np.max(ratio, axis=(1, 2)), "abs_error_per_step": np.max(sw.step_err, axis=(1, 2))}, scalars, w)
-    rule = (f"tolerance {STEP_SAFETY} (N + M + 8) eps sum_u |terms_u|/|den_u| + 2 eps |v|, eps = {eps:.3g} (the export's dtype), "
-            f"{e.ode_unfolds} unfolds")
+    rule = rule or (f"tolerance {STEP_SAFETY} (N + M + 8) eps sum_u |terms_u|/|den_u| + 2 eps |v|, eps = {eps:.3g} (the export's dtype), "
+                    f"{e.ode_unfolds} unfolds")
     if problems:
         return Outcome(Verdict.REFUTED, "; ".join(problems) + f" [{rule}]", ev)
     return Outcome(Verdict.HOLDS, f"all {e.T} steps x {e.B} x {e.N} units equal the fused update to rounding: worst "
@@ -434,9 +437,11 @@ LTC_CLAIM_SPECS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def ltc_audit_claims(export: LTCExport, *, tol: float = DEFAULT_SOLVER_TOL, solver_steps: int = DEFAULT_SOLVER_STEPS,
+def ltc_audit_claims(export: LTCExport | AbstractLTCExport, *, tol: float = DEFAULT_SOLVER_TOL, solver_steps: int = DEFAULT_SOLVER_STEPS,
                      progress: Callable[[int], None] | None = None, warm_up: bool = False) -> list[Claim]:
-    """The five LTC audit claims bound to one export (expected: holds, for a healthy cell).
+    """The five LTC audit claims bound to one export (expected: holds, for a healthy cell); an
+    abstract-form export gets the same five ids, checked against eq. 7/9 (nacverify.audit.ltc_abstract;
+    computed in the caller's thread: `warm_up` plays no part there).
     The step and tau_sys checks share one sweep over the trajectory (`progress(n)` after each
     chunk, n steps). With `warm_up` (for callers that evaluate all five, like the CLI), the
     solver-error claim's computation (compilation and solves) starts at once in a background
@@ -447,6 +452,10 @@ def ltc_audit_claims(export: LTCExport, *, tol: float = DEFAULT_SOLVER_TOL, solv
         raise BadInput(f"--tol must be > 0 and finite, got {tol}")
     if solver_steps < 1:
         raise BadInput(f"solver steps must be >= 1, got {solver_steps}")
+    if isinstance(export, AbstractLTCExport):
+        from .ltc_abstract import abstract_audit_claims
+
+        return abstract_audit_claims(export, tol=tol, solver_steps=solver_steps, progress=progress)
     prefetched = _in_background(_solver_comparison, export, solver_steps) if warm_up else None
     cache: dict[str, _Pass] = {}
 

@@ -32,6 +32,15 @@ attributes: ``ode_unfolds`` (int >= 1), ``epsilon`` (>= 0), ``implicit_param_con
 (free text). The sigmoid is ``1/(1 + exp(-sigma (v_pre - mu)))``.
 Files: NPZ or HDF5 (as the NAC gate export, nacverify.audit.format), tagged ``format =
 "ltc-cell"``. Anything malformed is `BadInput` with a one-line message.
+
+**The abstract form** (seed 002 eq. 7/9; an entry ``form = "abstract"``, `AbstractLTCExport`):
+``tau`` [N], ``A`` [N], ``gamma_r`` [N, N] ([from unit j, to unit i]), ``gamma`` [M, N]
+([input m, unit i]), ``mu`` [N], attribute ``activation`` ("sigmoid" or "tanh"), and the same
+``inputs``, ``elapsed``, ``states``, ``ode_unfolds``, ``implementation``. The cell computes
+$f = \mathrm{act}(x \gamma_r + I \gamma + \mu)$ with row vectors (eq. 9a as printed,
+$\gamma_r x + \gamma I$ with $\gamma \in \mathbb{R}^{M \times N}$, does not multiply: claim
+``ltc.eq9a.shapes``) and the step $x \leftarrow (x + \Delta t f A)/(1 + \Delta t (1/\tau + f))$,
+``ode_unfolds`` times. Files without ``form`` (or with ``form = "biophysical"``) are `LTCExport`s.
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ from .format import _float_array, _number, _scalar, read_entries
 
 __all__ = [
     "LTCExport",
+    "AbstractLTCExport",
     "read_ltc_export",
     "ltc_from_arrays",
     "write_ltc_export",
@@ -56,6 +66,9 @@ __all__ = [
     "LTC_PARAMS",
     "LTC_OPTIONAL",
     "LTC_ATTRS",
+    "ABSTRACT_PARAMS",
+    "ABSTRACT_ATTRS",
+    "LTC_FORMS",
     "softplus",
 ]
 
@@ -68,7 +81,11 @@ LTC_PARAMS = _UNIT + _SYN + _SENS
 LTC_RUN = ("inputs", "elapsed", "states")
 LTC_OPTIONAL = ("sparsity_mask", "sensory_sparsity_mask", "input_w", "input_b", "output_w", "output_b", "outputs")
 LTC_ATTRS = ("ode_unfolds", "epsilon", "implicit_param_constraints", "implementation")
-_META = ("format", "format_version")
+ABSTRACT_PARAMS = ("tau", "A", "gamma_r", "gamma", "mu")
+ABSTRACT_ATTRS = ("ode_unfolds", "activation", "implementation")
+LTC_FORMS = ("biophysical", "abstract")
+ABSTRACT_ACTIVATIONS = ("sigmoid", "tanh")  # as nacverify.ltc.ACTIVATIONS (not imported: reading a file needs no JAX)
+_META = ("format", "format_version", "form")
 _SUFFIXES = {".npz": "npz", ".h5": "hdf5", ".hdf5": "hdf5"}
 
 
@@ -78,21 +95,13 @@ def softplus(x: np.ndarray) -> np.ndarray:
     return np.where(x > 20.0, x, np.log1p(np.exp(np.minimum(x, 20.0))))
 
 
-@dataclass(frozen=True)
-class LTCExport:
-    """A validated LTC-cell export. Arrays keep their exported dtype; `f64` gives float64 copies."""
+class _Run:
+    """What both forms share: the run's sizes (from states [T+1, B, N] and inputs [T, B, M]) and
+    the export's machine epsilon."""
 
     params: dict[str, np.ndarray]
-    inputs: np.ndarray  # (T, B, M)
-    elapsed: np.ndarray  # (T, B)
-    states: np.ndarray  # (T+1, B, N)
-    outputs: np.ndarray | None
-    ode_unfolds: int
-    epsilon: float
-    implicit_param_constraints: bool
-    implementation: str = ""
-    source: str = "<arrays>"
-    ignored: tuple[str, ...] = field(default_factory=tuple)
+    inputs: np.ndarray
+    states: np.ndarray
 
     @property
     def T(self) -> int:
@@ -109,6 +118,31 @@ class LTCExport:
     @property
     def M(self) -> int:
         return int(self.inputs.shape[2])
+
+    @property
+    def dtype_eps(self) -> float:
+        """Machine epsilon of the implementation's arithmetic (the coarsest of states and parameters)."""
+        arrays = [self.states, *self.params.values()]
+        return max(float(np.finfo(a.dtype).eps) for a in arrays if a.dtype.kind == "f")
+
+
+@dataclass(frozen=True)
+class LTCExport(_Run):
+    """A validated LTC-cell export. Arrays keep their exported dtype; `f64` gives float64 copies."""
+
+    params: dict[str, np.ndarray]
+    inputs: np.ndarray  # (T, B, M)
+    elapsed: np.ndarray  # (T, B)
+    states: np.ndarray  # (T+1, B, N)
+    outputs: np.ndarray | None
+    ode_unfolds: int
+    epsilon: float
+    implicit_param_constraints: bool
+    implementation: str = ""
+    source: str = "<arrays>"
+    ignored: tuple[str, ...] = field(default_factory=tuple)
+
+    form = "biophysical"
 
     @property
     def motor(self) -> int:
@@ -130,12 +164,6 @@ class LTCExport:
         raw = self.p(name)
         return softplus(raw) if self.implicit_param_constraints and name in ("cm", "gleak", "w", "sensory_w") else raw
 
-    @property
-    def dtype_eps(self) -> float:
-        """Machine epsilon of the implementation's arithmetic (the coarsest of states and parameters)."""
-        arrays = [self.states, *self.params.values()]
-        return max(float(np.finfo(a.dtype).eps) for a in arrays if a.dtype.kind == "f")
-
     def mapped_inputs(self) -> np.ndarray:
         """I = x * input_w + input_b in float64, (T, B, M)."""
         return self.inputs.astype(np.float64) * self.p("input_w") + self.p("input_b")
@@ -145,14 +173,37 @@ class LTCExport:
                 "implicit_param_constraints": int(self.implicit_param_constraints), "implementation": self.implementation}
 
 
+@dataclass(frozen=True)
+class AbstractLTCExport(_Run):
+    r"""A validated abstract-form export (seed 002 eq. 7/9): tau, A, gamma_r, gamma, mu in `params`
+    (exported dtype; `p` gives float64), f = activation(x gamma_r + I gamma + mu) with row vectors."""
+
+    params: dict[str, np.ndarray]
+    activation: str
+    inputs: np.ndarray  # (T, B, M)
+    elapsed: np.ndarray  # (T, B)
+    states: np.ndarray  # (T+1, B, N)
+    ode_unfolds: int
+    implementation: str = ""
+    source: str = "<arrays>"
+    ignored: tuple[str, ...] = field(default_factory=tuple)
+    form = "abstract"
+
+    def p(self, name: str) -> np.ndarray:
+        """A parameter in float64."""
+        return self.params[name].astype(np.float64)
+
+    def attrs(self) -> dict[str, Any]:
+        return {"form": self.form, "activation": self.activation, "ode_unfolds": self.ode_unfolds, "implementation": self.implementation}
+
+
 def _shape(source: str, name: str, arr: np.ndarray, shape: tuple[int, ...], meaning: str) -> None:
     if arr.shape != shape:
         raise BadInput(f"{source}: {name} has shape {list(arr.shape)}, expected {list(shape)} ({meaning})")
 
 
-def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTCExport:
-    """Validate a mapping of names to arrays/values (the content of an LTC-cell export)."""
-    names = set(entries)
+def _check_tag(source: str, entries: Mapping[str, Any]) -> str:
+    """The optional `format` / `format_version` tags, and the form ("biophysical" when absent)."""
     if "format" in entries:
         tag = _scalar("format", entries["format"])
         if tag != LTC_FORMAT_TAG:
@@ -161,21 +212,61 @@ def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTC
         version = _scalar("format_version", entries["format_version"])
         if not isinstance(version, (int, float)) or int(version) != LTC_FORMAT_VERSION:
             raise BadInput(f"{source}: format_version {version!r} is not supported (this nacverify reads {LTC_FORMAT_VERSION})")
-    missing = [n for n in LTC_PARAMS + LTC_RUN + ("ode_unfolds",) if n not in names]
+    form = _scalar("form", entries["form"]) if "form" in entries else "biophysical"
+    if form not in LTC_FORMS:
+        raise BadInput(f"{source}: form {form!r} is not one of {', '.join(LTC_FORMS)}")
+    return str(form)
+
+
+def _float_arrays(source: str, entries: Mapping[str, Any], required: tuple[str, ...], optional: tuple[str, ...],
+                  attrs: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The required arrays and attributes (all present, else one line naming the missing ones),
+    and the arrays among `required` and the present `optional` ones as finite real floating-point arrays."""
+    names = set(entries)
+    missing = [n for n in required + attrs if n not in names]
     if missing:
         found = ", ".join(sorted(names)[:8]) or "nothing"
         raise BadInput(f"{source}: required entr{'ies' if len(missing) > 1 else 'y'} {', '.join(missing)} missing (found: {found})")
     try:
-        arrays = {n: _float_array(n, entries[n]) for n in LTC_PARAMS + LTC_RUN + LTC_OPTIONAL if n in entries}
+        return {n: _float_array(n, entries[n]) for n in required + optional if n in entries}
     except BadInput as exc:
         raise BadInput(f"{source}: {exc}") from None
+
+
+def _run_arrays(source: str, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """states [T+1, B, N], inputs [T, B, M] and elapsed ([T] broadcast to [T, B], every value > 0)."""
     states = arrays["states"]
     if states.ndim != 3 or states.shape[0] < 2 or min(states.shape) < 1:
         raise BadInput(f"{source}: states must be [T+1, B, N] with T >= 1, got shape {list(states.shape)}")
-    T, B, N = states.shape[0] - 1, states.shape[1], states.shape[2]
+    T, B = states.shape[0] - 1, states.shape[1]
     inputs = arrays["inputs"]
     if inputs.ndim != 3 or inputs.shape[:2] != (T, B) or inputs.shape[2] < 1:
         raise BadInput(f"{source}: inputs has shape {list(inputs.shape)}, expected [T, B, M] = [{T}, {B}, M] (states is {list(states.shape)})")
+    elapsed = arrays["elapsed"]
+    if elapsed.shape == (T,):
+        elapsed = np.broadcast_to(elapsed[:, None], (T, B))
+    elif elapsed.shape != (T, B):
+        raise BadInput(f"{source}: elapsed has shape {list(elapsed.shape)}, expected [T] or [T, B] = [{T}, {B}]")
+    if not (elapsed > 0).all():
+        bad = tuple(int(i) for i in np.argwhere(~(elapsed > 0))[0])
+        raise BadInput(f"{source}: elapsed times must be > 0, got {float(elapsed[bad]):g} at step {list(bad)}")
+    return states, inputs, np.ascontiguousarray(elapsed)
+
+
+def _implementation(entries: Mapping[str, Any]) -> str:
+    impl = entries.get("implementation", "")
+    return str(_scalar("implementation", impl)) if impl is not None else ""
+
+
+def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTCExport | AbstractLTCExport:
+    """Validate a mapping of names to arrays/values (the content of an LTC-cell export): an
+    `AbstractLTCExport` when `form` is "abstract", an `LTCExport` (the biophysical form) otherwise."""
+    if _check_tag(source, entries) == "abstract":
+        return _abstract_from_arrays(entries, source)
+    names = set(entries)
+    arrays = _float_arrays(source, entries, LTC_PARAMS + LTC_RUN, LTC_OPTIONAL, ("ode_unfolds",))
+    states, inputs, elapsed = _run_arrays(source, arrays)
+    T, B, N = states.shape[0] - 1, states.shape[1], states.shape[2]
     M = inputs.shape[2]
     for n in _UNIT:
         _shape(source, n, arrays[n], (N,), "one per unit")
@@ -200,33 +291,43 @@ def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTC
         out = arrays["outputs"]
         if out.ndim != 3 or out.shape[:2] != (T, B) or not 1 <= out.shape[2] <= N or (K is not None and out.shape[2] != K):
             raise BadInput(f"{source}: outputs has shape {list(out.shape)}, expected [T, B, K] = [{T}, {B}, {K or 'K <= N'}]")
-    elapsed = arrays["elapsed"]
-    if elapsed.shape == (T,):
-        elapsed = np.broadcast_to(elapsed[:, None], (T, B))
-    elif elapsed.shape != (T, B):
-        raise BadInput(f"{source}: elapsed has shape {list(elapsed.shape)}, expected [T] or [T, B] = [{T}, {B}]")
-    if not (elapsed > 0).all():
-        bad = tuple(int(i) for i in np.argwhere(~(elapsed > 0))[0])
-        raise BadInput(f"{source}: elapsed times must be > 0, got {float(elapsed[bad]):g} at step {list(bad)}")
     unfolds = _number("ode_unfolds", entries["ode_unfolds"], int, True)
     epsilon = _number("epsilon", entries.get("epsilon", 0.0), float, False)
     implicit = entries.get("implicit_param_constraints", 0)
     implicit_v = _scalar("implicit_param_constraints", implicit)
     if isinstance(implicit_v, str) or implicit_v not in (0, 1, True, False):
         raise BadInput(f"{source}: implicit_param_constraints must be 0/1 (or a bool), got {implicit_v!r}")
-    impl = entries.get("implementation", "")
-    impl = _scalar("implementation", impl) if impl is not None else ""
     for n in ("sparsity_mask", "sensory_sparsity_mask"):
         if n in arrays and (arrays[n] < 0).any():
             raise BadInput(f"{source}: {n} must be non-negative (ncps stores |adjacency|)")
     params = {n: arrays[n] for n in LTC_PARAMS + LTC_OPTIONAL if n in arrays and n != "outputs"}
     known = set(LTC_PARAMS) | set(LTC_RUN) | set(LTC_OPTIONAL) | set(LTC_ATTRS) | set(_META)
-    return LTCExport(params, inputs, np.ascontiguousarray(elapsed), states, arrays.get("outputs"), int(unfolds), float(epsilon),
-                     bool(implicit_v), str(impl), source, tuple(sorted(names - known)))
+    return LTCExport(params, inputs, elapsed, states, arrays.get("outputs"), int(unfolds), float(epsilon),
+                     bool(implicit_v), _implementation(entries), source, tuple(sorted(names - known)))
 
 
-def read_ltc_export(path: str | Path) -> LTCExport:
-    """Read and validate an NPZ or HDF5 LTC-cell export (the kind is told by the magic bytes)."""
+def _abstract_from_arrays(entries: Mapping[str, Any], source: str) -> AbstractLTCExport:
+    """Validate an abstract-form export (module docstring; reports/LTC_AUDIT_FORMAT.md)."""
+    arrays = _float_arrays(source, entries, ABSTRACT_PARAMS + LTC_RUN, (), ("ode_unfolds", "activation"))
+    states, inputs, elapsed = _run_arrays(source, arrays)
+    N, M = states.shape[2], inputs.shape[2]
+    for n in ("tau", "A", "mu"):
+        _shape(source, n, arrays[n], (N,), "one per unit")
+    _shape(source, "gamma_r", arrays["gamma_r"], (N, N), "[from unit j, to unit i]")
+    _shape(source, "gamma", arrays["gamma"], (M, N), "[input m, unit i]")
+    activation = _scalar("activation", entries["activation"])
+    if activation not in ABSTRACT_ACTIVATIONS:
+        raise BadInput(f"{source}: activation {activation!r} is not one of {', '.join(ABSTRACT_ACTIVATIONS)}")
+    unfolds = _number("ode_unfolds", entries["ode_unfolds"], int, True)
+    known = set(ABSTRACT_PARAMS) | set(LTC_RUN) | set(ABSTRACT_ATTRS) | set(_META)
+    params = {n: arrays[n] for n in ABSTRACT_PARAMS}
+    return AbstractLTCExport(params, str(activation), inputs, elapsed, states, int(unfolds), _implementation(entries), source,
+                             tuple(sorted(set(entries) - known)))
+
+
+def read_ltc_export(path: str | Path) -> LTCExport | AbstractLTCExport:
+    """Read and validate an NPZ or HDF5 LTC-cell export (the kind is told by the magic bytes;
+    the form by its `form` entry: `AbstractLTCExport` for "abstract", `LTCExport` otherwise)."""
     source, entries = read_entries(path, "an LTC-cell export", "reports/LTC_AUDIT_FORMAT.md")
     if entries.get("format") in ("nac-gates", b"nac-gates"):
         raise BadInput(f"{source}: a NAC gate export; audit it with `nacverify audit`")
@@ -234,7 +335,7 @@ def read_ltc_export(path: str | Path) -> LTCExport:
 
 
 def write_ltc_export(entries: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
-    """Validate `entries` as an LTC-cell export and write them to `path` (NPZ or HDF5 by suffix), atomically."""
+    """Validate `entries` as an LTC-cell export (either form) and write them to `path` (NPZ or HDF5 by suffix), atomically."""
     from ..atomic import atomic_write
 
     target = Path(path)
@@ -254,7 +355,7 @@ def write_ltc_export(entries: Mapping[str, Any], path: str | Path, *, overwrite:
 
         with h5py.File(tmp, "w") as handle:
             for name, arr in data.items():
-                if name in LTC_ATTRS or name in _META:
+                if name in LTC_ATTRS or name in ABSTRACT_ATTRS or name in _META:
                     handle.attrs[name] = arr.item() if arr.dtype.kind != "U" else str(arr)
                 else:
                     handle.create_dataset(name, data=arr, compression="gzip" if arr.size > 4096 else None)

@@ -41,7 +41,7 @@ import numpy as np
 from ..precision import float64
 
 __all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "fused", "ode_solve", "ODE_SOLVER",
-           "MAX_ROWS", "MAX_LANES", "MAX_ODE_STEPS", "WORKERS"]
+           "MAX_ROWS", "MAX_LANES", "MAX_ODE_STEPS", "workers"]
 
 MAX_ROWS = 64  # rows (steps x batch) per fused-kernel call: its (rows, N, N) sigmoids stay in cache (fewer, a power of two, on short runs)
 MAX_LANES = 32  # intervals per diffrax solve (fewer, a power of two, when there are fewer)
@@ -81,17 +81,27 @@ def _pow2_at_most(n: int, cap: int) -> int:
     return min(cap, 1 << max(0, int(n) - 1).bit_length())
 
 
-WORKERS = max(1, min(2, os.cpu_count() or 1))  # threads that run chunks at once (XLA releases the GIL while it computes)
+def workers() -> int:
+    """Threads that run chunks at once (XLA releases the GIL while it computes): two, or one when
+    this process may use a single core (e.g. a Dask worker bound to its own core), so that a
+    pinned worker does not run two computations on one core. Read at call time: binding can
+    happen after import."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # no sched_getaffinity (not Linux)
+        cores = os.cpu_count() or 1
+    return max(1, min(2, cores))
 
 
 def _run_chunks(calls: list[Callable[[], Any]], done: Callable[[int, Any], None]) -> None:
-    """Run the chunk computations `calls` on `WORKERS` threads; `done(i, result)` in this thread,
+    """Run the chunk computations `calls` on `workers()` threads; `done(i, result)` in this thread,
     in order. An interrupt cancels what has not started and returns at once."""
-    if WORKERS == 1 or len(calls) == 1:
+    n = workers()
+    if n == 1 or len(calls) == 1:
         for i, call in enumerate(calls):
             done(i, call())
         return
-    pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="nacverify-ltc")
+    pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="nacverify-ltc")
     try:
         futures = [pool.submit(call) for call in calls]
         for i, future in enumerate(futures):

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import heapq
+import operator
 import math
 import sys
 import time
@@ -811,11 +813,61 @@ def _rank_check(ctx: CheckContext) -> Outcome:
                             witness={"m": m, "k": k, "rank_printed": rank_printed, "rank_line25": rank_line25}))
 
 
+def heap_topk_comparisons(values: np.ndarray, k: int) -> int:
+    """Element comparisons that ``heapq.nlargest(k, values)`` makes (every <, >, <=, >= and ==
+    between two elements counted): an exact operation count, the same on every machine."""
+    count = 0
+
+    class Counted:
+        __slots__ = ("v",)
+
+        def __init__(self, v):
+            self.v = v
+
+        def _cmp(self, other, op):
+            nonlocal count
+            count += 1
+            return op(self.v, other.v)
+
+        __lt__ = lambda a, b: a._cmp(b, operator.lt)  # noqa: E731
+        __gt__ = lambda a, b: a._cmp(b, operator.gt)  # noqa: E731
+        __le__ = lambda a, b: a._cmp(b, operator.le)  # noqa: E731
+        __ge__ = lambda a, b: a._cmp(b, operator.ge)  # noqa: E731
+        __eq__ = lambda a, b: a._cmp(b, operator.eq)  # noqa: E731
+        __hash__ = object.__hash__
+
+    heapq.nlargest(k, map(Counted, values.tolist()))
+    return count
+
+
+def heap_topk_bound(m: int, k: int) -> int:
+    """Worst-case element comparisons of heapq.nlargest(k, m values), m >= k: heapify of k
+    tuples (< 2k), then per remaining element one test against the heap's top, and, when it
+    enters, a heapreplace (sift-down to a leaf, at most 2 floor(log2 k) comparisons, and the
+    sift-up back, at most floor(log2 k)), and a final sort of the k results (binary insertion,
+    at most k ceil(log2 k)); tuples (value, order) compare values first with == and then <
+    (2 comparisons per tuple comparison). So <= 2 (2k + k ceil(log2 k) + (m - k)(1 + 3 floor(log2 k))):
+    linear in m for fixed k."""
+    lg = max(k, 1).bit_length() - 1
+    lg_up = max(k - 1, 0).bit_length()
+    return 2 * (2 * k + k * lg_up + (m - k) * (1 + 3 * lg))
+
+
 def _topk_cost_check(ctx: CheckContext) -> Outcome:
+    """Decided by exact comparison counts of a heap selection (machine-independent); the CPU
+    times of np.argpartition and jax.lax.top_k are measured and reported, not decisive (on a
+    loaded machine, or across cache levels, their exponents move by tenths)."""
     k = 8
     sizes = [2**12, 2**14, 2**16] if ctx.quick else [2**11, 2**13, 2**15, 2**17, 2**19]
     rng = np.random.default_rng([ctx.seed, 4006])
     data = {n: rng.standard_normal(n) for n in sizes}
+    counts_random = np.array([heap_topk_comparisons(data[n], k) for n in sizes], float)
+    counts_ascending = np.array([heap_topk_comparisons(np.arange(n, dtype=float), k) for n in sizes], float)  # every element enters
+    bounds = np.array([heap_topk_bound(n, k) for n in sizes], float)
+    m = np.array(sizes, float)
+    e_random, e_ascending = fit_exponent(m, counts_random), fit_exponent(m, counts_ascending)
+    per_m = float(max((counts_random / m).max(), (counts_ascending / m).max()))
+    within = bool(np.all(counts_random <= bounds) and np.all(counts_ascending <= bounds))
     top_k = jax.jit(lambda v: jax.lax.top_k(v, k))
 
     def make_np(n):
@@ -829,25 +881,23 @@ def _topk_cost_check(ctx: CheckContext) -> Outcome:
     repeats = 9
     t_np, e_np = _exponent_sweeps(sizes, make_np, 3, repeats)
     t_jax, e_jax = _exponent_sweeps(sizes, make_jax, 3, repeats)
-    lo, hi = float(min(e_np.min(), e_jax.min())), float(max(e_np.max(), e_jax.max()))
     p_np, p_jax = _pooled_exponent(sizes, t_np), _pooled_exponent(sizes, t_jax)
-    decisive = [p_np, float(np.median(e_np))]  # the selection algorithm (introselect); jax.lax.top_k is reported, not decisive
-    if max(decisive) < 1.3:  # O(m) is an upper bound: exponents below 1 (fixed overheads at small m) agree with it
-        verdict = Verdict.HOLDS
-    elif min(decisive) > 1.5:
-        verdict = Verdict.REFUTED
-    else:
-        verdict = Verdict.INCONCLUSIVE
-    msg = (f"top-{k} selection time (min of {repeats} repeats, 3 sweeps): np.argpartition {_exponent_text(e_np, sizes, 'm', p_np)}; "
-           f"jax.lax.top_k {_exponent_text(e_jax, sizes, 'm', p_jax)}; the verdict rests on argpartition, an O(m) selection algorithm (holds when its median and "
-           f"pooled exponents are below 1.3, refuted when both are above 1.5); jax.lax.top_k is reported only (its CPU exponent slightly above 1 "
-           f"fits m log m as well as m; "
-           f"exponents below 1 come from fixed per-call overheads). The exponent cannot separate m from m log k or m log m here, and says nothing about f and g (see sparse.alg.fg_cost)")
+    verdict = Verdict.HOLDS if within else Verdict.REFUTED
+    msg = (f"heapq.nlargest({k}, m values) makes at most the linear bound 2 (2k + k ceil(log2 k) + (m - k)(1 + 3 floor(log2 k))) comparisons: "
+           f"{'every count within it' if within else 'a count above it'} (counted exactly, m = {sizes[0]}..{sizes[-1]}: random inputs "
+           f"{counts_random[0]:.0f}..{counts_random[-1]:.0f}, exponent {e_random:.3f}; ascending inputs, where every element enters the heap, "
+           f"{counts_ascending[0]:.0f}..{counts_ascending[-1]:.0f}, exponent {e_ascending:.3f}; at most {per_m:.2f} comparisons per element). "
+           f"Measured CPU times, reported only: np.argpartition {_exponent_text(e_np, sizes, 'm', p_np)}; jax.lax.top_k "
+           f"{_exponent_text(e_jax, sizes, 'm', p_jax)} (time exponents move with load and cache levels). The count says nothing about f and g "
+           f"(see sparse.alg.fg_cost)")
     return Outcome(verdict, msg,
-                   Evidence(arrays={"m": np.array(sizes, float), "seconds_argpartition": t_np, "seconds_top_k": t_jax,
+                   Evidence(arrays={"m": m, "comparisons_random": counts_random, "comparisons_ascending": counts_ascending,
+                                    "comparison_bound": bounds, "seconds_argpartition": t_np, "seconds_top_k": t_jax,
                                     "exponents_argpartition": e_np, "exponents_top_k": e_jax},
-                            scalars={"exponent_min": lo, "exponent_max": hi, "exponent_pooled_argpartition": p_np, "exponent_pooled_top_k": p_jax,
-                                     "fit_range": f"m = {sizes[0]}..{sizes[-1]}", "k": k}))
+                            scalars={"exponent_comparisons_random": e_random, "exponent_comparisons_ascending": e_ascending,
+                                     "max_comparisons_per_element": per_m, "exponent_pooled_argpartition": p_np, "exponent_pooled_top_k": p_jax,
+                                     "fit_range": f"m = {sizes[0]}..{sizes[-1]}", "k": k},
+                            witness={} if within else {"m": int(sizes[int(np.argmax(np.maximum(counts_random, counts_ascending) - bounds))])}))
 
 
 TOY_TABLE = {  # seed 004 lines 83-87: (run time s, optimised loss)
@@ -989,10 +1039,15 @@ def locality_sparse_claims() -> list[Claim]:
                "(dX_next/dX of full rank m)", "m = 8, k = 2, g = tanh of a linear map from the 2k selected entries", R,
                "X_next = g(X[args], B[args]) depends on k coordinates of X only: rank <= k < m", _rank_check, Kind.AS_PRINTED),
         _claim("sparse.alg.topk_On", f"{SEED004}, section 'how is the attention determined?', 'Each operation here costs O(m), if the size of args is capped'",
-               "top-k selection at fixed k = 8 can be done in time at most linear in m: np.argpartition's median and pooled measured exponents in m below 1.3 "
-               "(jax.lax.top_k measured and reported)",
-               "np.argpartition and jax.lax.top_k (CPU), m = 2^11..2^19 (quick 2^12..2^16), min of repeats, 3 sweeps",
-               H, "measured: np.argpartition exponent 0.8-1.0 (below 1 from per-call overhead at small m); jax.lax.top_k ~1.1-1.2", _topk_cost_check, Kind.IMPLEMENTATION),
+               "top-k selection at fixed k = 8 can be done with a number of operations at most linear in m: heapq.nlargest's exactly "
+               "counted element comparisons stay within its worst-case linear bound 2 (2k + k ceil(log2 k) + (m - k)(1 + 3 floor(log2 k))) "
+               "(np.argpartition and jax.lax.top_k CPU times measured and reported, not decisive)",
+               "heapq.nlargest on random and on ascending (worst case: every element enters the heap) inputs, m = 2^11..2^19 "
+               "(quick 2^12..2^16), k = 8; operation counts, not times",
+               H, "the bound is derived from heapq's algorithm, and the counts are exact; counted (full run, m = 2^11..2^19): random inputs "
+               "exponent 0.977 (1.15 down to 1.00 comparisons per element), ascending inputs exponent 1.000 (7.00 per element, the bound "
+               "allows 20); np.argpartition's time exponent 0.8-1.0 on a quiet machine, 1.37 in a check run beside other work on an "
+               "AVX-512 EPYC (why times no longer decide)", _topk_cost_check, Kind.IMPLEMENTATION),
         _claim("sparse.toy.speedup_5x", f"{SEED004}, section 'a toy example', 'It would run about 5 times faster than the vectorised Transformer model, "
                "yielding comparable optimised loss'",
                "vector / rnn_att run time in the printed table is 5 +- 0.5, and rnn_att's loss is not worse", "the printed table (lines 83-87)",
