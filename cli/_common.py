@@ -56,6 +56,14 @@ class OutputFormat(str, enum.Enum):
 
 FormatOption = Annotated[OutputFormat, typer.Option("--format", help="table (for people) or json: one JSON document on stdout and nothing else "
                                                     "there (progress and notes go to stderr); schema in reports/JSON_SCHEMA.md.")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Same as --format json.")]
+
+
+def output_format(fmt: "OutputFormat | str", as_json: bool) -> OutputFormat:
+    """--format, or json when --json is given."""
+    return OutputFormat.json if as_json else OutputFormat(fmt)
+
+
 JunitXmlOption = Annotated[Optional[Path], typer.Option("--junit-xml", metavar="PATH", help="Also write JUnit XML (one test case per claim, "
                                                         "pytest's --junitxml layout) for CI test reports; an existing file needs --force.")]
 

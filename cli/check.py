@@ -23,7 +23,7 @@ from nacverify.runner import run_claims
 from .frozen_error import _readings_table as readings_rich_table
 from ._cluster import SchedulerOption, cluster
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
-from ._common import FormatOption, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
+from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 
@@ -46,8 +46,10 @@ def check(
     scheduler: SchedulerOption = None,
     junit_xml: JunitXmlOption = None,
     fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
 ) -> None:
     """Run every registered claim (symbolic, frozen-error, numeric, LTC, model), print one table, write one report."""
+    fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
     if not 1 <= jobs <= 64:

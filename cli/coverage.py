@@ -15,7 +15,7 @@ from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds
 from nacverify.report import Report, check_writable, default_report_path, write_report
 
 from ._common import EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
-from ._common import FormatOption, OutputFormat, print_json
+from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 
 @guarded
@@ -23,11 +23,13 @@ def coverage(
     source: Annotated[Optional[list[str]], typer.Option("--source", help=f"Document id ({', '.join(SEED_FILES)}; repeatable; default: all).")] = None,
     missing: Annotated[bool, typer.Option("--missing", help="Also list each missing item with what a check would do.")] = False,
     fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/coverage-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
 ) -> None:
     """Per document: ledger items, checked, not checkable (by reason) and missing. Exits 1 when anything is missing
     or the ledger is inconsistent with the registered claims (or, where ../shared/seeds exists, with the documents' words)."""
+    fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
     ledgers = load_ledgers(source)

@@ -11,16 +11,18 @@ from rich.table import Table
 from nacverify import claims as claim_registry
 
 from ._common import console, guarded, kind_totals
-from ._common import FormatOption, OutputFormat, print_json
+from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 
 @guarded
 def list_claims(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm3.*' (repeatable).")] = None,
     fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
 ) -> None:
     """List all registered claims: id, kind (whose statement: as-printed, reading, correction, implementation, lemma),
     source, statement, expected verdict."""
+    fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
     claims = claim_registry.select(only)

@@ -16,7 +16,7 @@ from nacverify.errors import BadInput
 from nacverify.report import read_report
 
 from ._common import console, err_console, guarded, verdict_text
-from ._common import FormatOption, OutputFormat, print_json
+from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 def _verdict(verdict: str) -> str:
     """A coloured verdict; an unknown one (a foreign or damaged file) as plain text."""
@@ -35,8 +35,10 @@ def show(
     file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
     claim: Annotated[Optional[str], typer.Option("--claim", help="Show one claim's evidence.")] = None,
     fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
 ) -> None:
     """Print a report's verdict table, or one claim's evidence with --claim."""
+    fmt = output_format(fmt, as_json)
     data = read_report(file)
     if fmt == OutputFormat.json:
         from nacverify.report.json_export import report_document

@@ -59,6 +59,15 @@ def test_list_json():
     assert {c["id"]: c["expected"] for c in doc["claims"]} == {c.id: c.expected.value for c in expected}
     res = runner.invoke(app, ["list", "--format", "yaml"])
     assert res.exit_code == 2 and "yaml" in res.stderr
+    alias = runner.invoke(app, ["list", "--only", "ltc.eq9.*", "--json"])  # --json: the same document as --format json
+    assert alias.exit_code == 0 and strict_loads(alias.stdout) == doc
+
+
+def test_json_flag_on_coverage_and_report_show(tmp_path):
+    shown = str(write_report(Report(command="x", seed=1), tmp_path / "r.h5"))
+    for args, extra in ((["coverage", "--source", "004"], ["--out", str(tmp_path / "c.h5"), "--force"]), (["report", "show", shown], [])):
+        by_flag, by_format = runner.invoke(app, [*args, "--json", *extra]), runner.invoke(app, [*args, "--format", "json", *extra])
+        assert by_flag.exit_code == by_format.exit_code and by_flag.stdout and strict_loads(by_flag.stdout) == strict_loads(by_format.stdout)
 
 
 def test_check_json_equals_report_show_json(tmp_path):

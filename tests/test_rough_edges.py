@@ -7,6 +7,8 @@ warning raised anywhere (also in worker processes) would reach stderr, as it wou
 
 from __future__ import annotations
 
+import json
+
 import os
 import shutil
 import subprocess
@@ -149,3 +151,10 @@ def test_a_run_without_seed_shows_none(tmp_path):
     assert "<td>seed</td><td class=\"mono\">none</td>" in page and "<td class=\"mono\">-1</td>" not in page
     diff = runner.invoke(app, ["report", "diff", str(path), str(seeded), "--allow-missing"])
     assert "seed differs: none -> 3" in diff.output
+    for fmt in (["report", "show", str(path), "--format", "json"], ["report", "export", str(path), "--to", "json", "--out", str(tmp_path / "r.json")]):
+        res = runner.invoke(app, fmt)
+        assert res.exit_code == 0, res.output
+        doc = json.loads(res.stdout if fmt[1] == "show" else (tmp_path / "r.json").read_text())
+        assert doc["attributes"]["seed"] is None  # JSON says null, not -1
+    doc = json.loads(runner.invoke(app, ["report", "show", str(seeded), "--format", "json"]).stdout)
+    assert doc["attributes"]["seed"] == 3

@@ -134,7 +134,7 @@ def report_document(data: ReportData, *, claim: str | None = None, arrays: bool 
         "schema": "nacverify.report/1",
         "file": str(data.path),
         "complete": data.complete,
-        "attributes": {k: v for k, v in data.attrs.items()},
+        "attributes": {**data.attrs, "seed": data.seed},  # null when the run made no random draws (HDF5 stores -1)
         "counts": _counts(rec.verdict for rec in records),
         "kinds": kinds,
         "unexpected": [rec.id for rec in records if rec.verdict != rec.expected],
