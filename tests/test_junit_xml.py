@@ -243,3 +243,16 @@ def test_frozen_error_junit(tmp_path):
     cases = assert_matches_report(tmp_path / "f.xml", tmp_path / "f.h5")
     assert "nac.thm3.sharp.slow" in cases and all(c.classname == "frozen-error" for c in cases.values())
     assert np.isfinite([c.time for c in cases.values()]).all()
+    first = next(iter(cases.values()))  # the regime's first bound claim solves it: its time includes the solve (it read 0.000)
+    assert first.name.startswith("nac.thm3.") and first.time >= 0.001
+
+
+def test_margin_property_is_the_measured_gap_then_the_solver_error():
+    """nac.cor1's evidence: its margin is the measured gap, judged against the solver's error (the
+    property used to show only max_solver_error, the tolerance, as if it were the margin)."""
+    from nacverify.report.junit import _margin
+
+    scalars = {"draws": 1000, "max_abs_gap": 3.267608406076761e-11, "max_lhs_minus_rhs": 1.15e-11, "max_solver_error": 1.5534488300855807e-10}
+    assert _margin(scalars) == "max_abs_gap=3.26761e-11; max_solver_error=1.55345e-10"
+    assert _margin({"max_solver_error": 2e-9}) == "max_solver_error=2e-09"
+    assert _margin({"min_slack": 0.0025, "label": "x"}) == "min_slack=0.0025" and _margin({"draws": 3}) is None

@@ -36,8 +36,11 @@ from ._io import check_writable
 __all__ = ["MARGIN_HINTS", "junit_element", "junit_xml", "write_junit_xml", "check_junit_writable", "testcase_outcome"]
 
 #: Substrings of evidence scalar names that state a verdict's margin, in order of preference
-#: (the claims name their margins differently: ``min_margin``, ``min_slack``, ``max_tightness``...).
-MARGIN_HINTS = ("margin", "slack", "tightness", "over_tolerance", "ratio", "excess", "solver_error")
+#: (the claims name their margins differently: ``min_margin``, ``min_slack``, ``max_tightness``,
+#: ``max_abs_gap``...); the solver's own error, when the evidence has it, follows as the scale
+#: the margin is judged against (a gap of 3e-11 means little without the solver's 1.6e-10).
+MARGIN_HINTS = ("margin", "slack", "tightness", "gap", "over_tolerance", "ratio", "excess")
+SOLVER_ERROR_HINT = "solver_error"
 
 # Characters XML 1.0 cannot hold at all (not even escaped): shown as #xNN instead, as pytest does.
 _ILLEGAL = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -53,12 +56,19 @@ def _number(value: object) -> str:
     return str(value)
 
 
-def _margin(scalars: Mapping[str, object]) -> str | None:
-    for hint in MARGIN_HINTS:
+def _first(scalars: Mapping[str, object], hints: tuple[str, ...]) -> str | None:
+    for hint in hints:
         for name, value in scalars.items():
             if hint in name and not isinstance(value, (str, bool)):
                 return f"{name}={_number(value)}"
     return None
+
+
+def _margin(scalars: Mapping[str, object]) -> str | None:
+    """The evidence's margin and, after it, the solver's own error: "max_abs_gap=3.27e-11;
+    max_solver_error=1.55e-10" (either alone when the other is absent)."""
+    parts = [p for p in (_first(scalars, MARGIN_HINTS), _first(scalars, (SOLVER_ERROR_HINT,))) if p]
+    return "; ".join(parts) or None
 
 
 def _witness(witness: Mapping[str, object]) -> str:
