@@ -70,7 +70,7 @@ def audit_ltc(
     }
     if export.ignored:
         console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
-    title = f"LTC audit of {file} ({export.T} steps, batch {export.B}, {export.N} units, {export.ode_unfolds} unfolds)"
+    title = f"LTC audit of {file} ({export.form} form, {export.T} steps, batch {export.B}, {export.N} units, {export.ode_unfolds} unfolds)"
     console.print(verdict_table(report.results, title=title))
     print_witnesses(report.results)
     raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
 if TYPE_CHECKING:
-    from .audit import Expectation, GateExport, LTCExport
+    from .audit import AbstractLTCExport, Expectation, GateExport, LTCExport
     from .claims import Claim, Result, Verdict
 
 __all__ = [
@@ -161,10 +161,10 @@ def assert_gates(source: Union[str, os.PathLike, Mapping[str, Any], "GateExport"
     return gate(gate_results(source, expect, sharp_threshold=sharp_threshold), "audit")
 
 
-def _ltc_export(source: Any) -> "LTCExport":
-    from .audit import LTCExport, ltc_from_arrays, read_ltc_export
+def _ltc_export(source: Any) -> "LTCExport | AbstractLTCExport":
+    from .audit import AbstractLTCExport, LTCExport, ltc_from_arrays, read_ltc_export
 
-    if isinstance(source, LTCExport):
+    if isinstance(source, (LTCExport, AbstractLTCExport)):
         return source
     if isinstance(source, (str, os.PathLike)):
         return read_ltc_export(source)
@@ -172,7 +172,7 @@ def _ltc_export(source: Any) -> "LTCExport":
         return ltc_from_arrays({k: _host(v) for k, v in source.items()})
     from .errors import BadInput
 
-    raise BadInput(f"assert_ltc_cell takes a file path, a mapping of arrays or an LTCExport, got {type(source).__name__}")
+    raise BadInput(f"assert_ltc_cell takes a file path, a mapping of arrays, an LTCExport or an AbstractLTCExport, got {type(source).__name__}")
 
 
 def ltc_cell_results(source: Union[str, os.PathLike, Mapping[str, Any], "LTCExport"], expect: ExpectLike = None, *,

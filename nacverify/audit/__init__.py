@@ -15,7 +15,7 @@ from .stream import FileAudit, audit_claims, audit_file
 from .logits import logit_tolerance, recompute_logits
 from .ltc_claims import LTC_CLAIM_IDS, ltc_audit_claims
 from .ltc_export import export_ncps_cell, export_ncps_ltc, export_random_ncps
-from .ltc_format import LTCExport, ltc_from_arrays, read_ltc_export, write_ltc_export
+from .ltc_format import AbstractLTCExport, LTCExport, ltc_from_arrays, read_ltc_export, write_ltc_export
 
 __all__ = [
     "GateExport",
@@ -42,6 +42,7 @@ __all__ = [
     "OPTIONAL",
     "ATTRS",
     "LTCExport",
+    "AbstractLTCExport",
     "read_ltc_export",
     "write_ltc_export",
     "ltc_from_arrays",

@@ -31,15 +31,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+from ..claims import Claim, Evidence, Outcome, Verdict
 from ..precision import float64
 from .ltc_format import AbstractLTCExport, LTCExport
 from .ltc_numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference, fused
+from .ltc_shared import LTC_CLAIM_IDS, SEED002, bind_claims, select_steps, step_outcome
 
 __all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
            "fused_step", "ltc_rhs", "UNFOLD_GRID"]
 
-SEED002 = "002_02b8eaa764ffef08.txt"
 DEFAULT_SOLVER_TOL = 1e-2
 DEFAULT_SOLVER_STEPS = 256  # IVPs solved by diffrax: the longest intervals first, then evenly spread steps
 REF_RTOL, REF_ATOL = 1e-8, 1e-10  # the reference solves (diffrax Tsit5, PIDController)
@@ -49,8 +49,6 @@ CHECK_LANES = 32
 UNFOLD_GRID = (1, 2, 3, 6, 12, 24, 48, 96)
 STEP_SAFETY = 4  # tolerance = STEP_SAFETY * (N + M + 8) * eps * (sum over unfolds of each unfold's magnitude)
 EPS64 = float(np.finfo(np.float64).eps)
-
-LTC_CLAIM_IDS = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants", "audit.ltc.solver_error")
 
 
 def _sig(z, xp=np):
@@ -103,11 +101,6 @@ def ltc_rhs(cell: _Cell, v, I, xp=np):
     return cur / cell.cm
 
 
-def _where(e: LTCExport, flat: int, shape) -> dict:
-    idx = [int(i) for i in np.unravel_index(int(flat), shape)]
-    return dict(zip(("step", "batch", "unit")[: len(idx)], idx))
-
-
 # ---------------------------------------------------------------------------- shared pass
 @dataclass
 class _Pass:
@@ -151,42 +144,10 @@ def _sweep(e: LTCExport, progress: Callable[[int], None] | None = None) -> _Pass
 
 
 # ---------------------------------------------------------------------------- checks
-def _step(e: LTCExport, sw: _Pass, rule: str | None = None, constants: dict | None = None) -> Outcome:
-    """Recomputed vs exported steps (`sw`); `rule` states the tolerance, `constants` its
-    constants (the abstract form passes its own, nacverify.audit.ltc_abstract)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = np.where(sw.step_tol > 0, sw.step_err / sw.step_tol, np.where(sw.step_err > 0, np.inf, 0.0))
-    ratio = np.where(np.isnan(ratio), np.inf, ratio)
-    flat = int(np.argmax(ratio))
-    off = ratio > 1
-    w = {**_where(e, flat, ratio.shape), "exported": float(e.states.reshape(-1, e.N)[e.B:].reshape(-1)[flat]),
-         "recomputed_error": float(sw.step_err.flat[flat]), "tolerance": float(sw.step_tol.flat[flat]),
-         "elapsed": float(e.elapsed.flat[flat // e.N])}
-    eps = e.dtype_eps
-    scalars = {"steps": e.T, "batch": e.B, "units": e.N, "inputs": e.M, "ode_unfolds": e.ode_unfolds, "dtype_eps": eps,
-               "max_abs_error": float(np.max(sw.step_err)), "max_error_over_tolerance": float(ratio.flat[flat]),
-               "values_off": int(off.sum()),
-               **(constants if constants is not None else {"safety": STEP_SAFETY, "ops_per_sum": e.N + e.M + 8})}
-    problems = []
-    if off.any():
-        problems.append(f"{int(off.sum())} of {ratio.size} state values differ from the fused update (worst {w['recomputed_error']:.3g} "
-                        f"= {w['recomputed_error'] / max(w['tolerance'], 1e-300):.3g} x tolerance at step {w['step']}, batch {w['batch']}, unit {w['unit']})")
-    if sw.out_err is not None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            oratio = np.where(sw.out_tol > 0, sw.out_err / sw.out_tol, np.where(sw.out_err > 0, np.inf, 0.0))
-        scalars["max_output_error"] = float(np.max(sw.out_err))
-        scalars["outputs_off"] = int((oratio > 1).sum())
-        if (oratio > 1).any():
-            of = int(np.argmax(oratio))
-            w["output_index"] = str([int(i) for i in np.unravel_index(of, oratio.shape)])
-            problems.append(f"{int((oratio > 1).sum())} outputs differ from v[:K] * output_w + output_b (worst {float(sw.out_err.flat[of]):.3g})")
-    ev = Evidence({"error_over_tolerance_per_step": np.max(ratio, axis=(1, 2)), "abs_error_per_step": np.max(sw.step_err, axis=(1, 2))}, scalars, w)
-    rule = rule or (f"tolerance {STEP_SAFETY} (N + M + 8) eps sum_u |terms_u|/|den_u| + 2 eps |v|, eps = {eps:.3g} (the export's dtype), "
-                    f"{e.ode_unfolds} unfolds")
-    if problems:
-        return Outcome(Verdict.REFUTED, "; ".join(problems) + f" [{rule}]", ev)
-    return Outcome(Verdict.HOLDS, f"all {e.T} steps x {e.B} x {e.N} units equal the fused update to rounding: worst "
-                   f"{scalars['max_error_over_tolerance']:.3g} of the tolerance (max |error| {scalars['max_abs_error']:.3g}) [{rule}]", ev)
+def _step(e: LTCExport, sw: _Pass) -> Outcome:
+    rule = (f"tolerance {STEP_SAFETY} (N + M + 8) eps sum_u |terms_u|/|den_u| + 2 eps |v|, eps = {e.dtype_eps:.3g} (the export's dtype), "
+            f"{e.ode_unfolds} unfolds")
+    return step_outcome(e, sw, rule, {"safety": STEP_SAFETY, "ops_per_sum": e.N + e.M + 8})
 
 
 def _positivity(e: LTCExport) -> Outcome:
@@ -294,17 +255,6 @@ def _time_constants(e: LTCExport, sw: _Pass) -> Outcome:
                    f"at all {e.T} steps x {e.B} x {e.N} units (eq. 11 with tau = C/g, W = sum w/C is the same interval)", ev)
 
 
-def _select_steps(e: LTCExport, limit: int) -> np.ndarray:
-    """Flat (step, batch) indices to solve: all if few, else the longest intervals and an even spread."""
-    total = e.T * e.B
-    if total <= limit:
-        return np.arange(total)
-    el = e.elapsed.reshape(-1)
-    longest = np.argsort(-el, kind="stable")[: limit // 2]
-    spread = np.linspace(0, total - 1, limit - longest.size).round().astype(int)
-    return np.unique(np.concatenate([longest, spread]))
-
-
 def _unfold_grid(e: LTCExport) -> np.ndarray:
     return np.array(sorted(set(UNFOLD_GRID) | {e.ode_unfolds}))
 
@@ -316,7 +266,7 @@ def _solver_comparison(e: LTCExport, limit: int) -> ReferenceComparison | None:
     cell = _Cell.of(e)
     if not (np.all(cell.cm > 0)):
         return None
-    idx = _select_steps(e, limit)
+    idx = select_steps(e, limit)
     v0 = e.states[:-1].astype(np.float64).reshape(-1, e.N)[idx]
     I = e.mapped_inputs().reshape(-1, e.M)[idx]
     el = e.elapsed.astype(np.float64).reshape(-1)[idx]
@@ -345,7 +295,7 @@ def _solver_error(e: LTCExport, tol: float, limit: int, prefetched: Future | Non
     cmp = prefetched.result() if prefetched is not None else _solver_comparison(e, limit)
     if cmp is None:
         return Outcome(Verdict.INAPPLICABLE, "cm <= 0 for some unit as used: the ODE C_m dv/dt = ... has no forward solution to compare with")
-    idx = _select_steps(e, limit)
+    idx = select_steps(e, limit)
     el = e.elapsed.astype(np.float64).reshape(-1)[idx]
     grid = _unfold_grid(e)
     if not cmp.finished.all():
@@ -457,29 +407,6 @@ def ltc_audit_claims(export: LTCExport | AbstractLTCExport, *, tol: float = DEFA
 
         return abstract_audit_claims(export, tol=tol, solver_steps=solver_steps, progress=progress)
     prefetched = _in_background(_solver_comparison, export, solver_steps) if warm_up else None
-    cache: dict[str, _Pass] = {}
-
-    def sweep() -> _Pass:
-        if "p" not in cache:
-            cache["p"] = _sweep(export, progress)
-        return cache["p"]
-
-    checks: dict[str, Callable[[], Outcome]] = {
-        "audit.ltc.step": lambda: _step(export, sweep()),
-        "audit.ltc.positivity": lambda: _positivity(export),
-        "audit.ltc.state_bounds": lambda: _state_bounds(export),
-        "audit.ltc.time_constants": lambda: _time_constants(export, sweep()),
-        "audit.ltc.solver_error": lambda: _solver_error(export, tol, solver_steps, prefetched),
-    }
-    claims = []
-    for cid in LTC_CLAIM_IDS:
-        source, statement, assumptions = LTC_CLAIM_SPECS[cid]
-        if cid == "audit.ltc.solver_error":
-            statement += f" ({tol:g})"
-
-        def check(ctx: CheckContext, fn=checks[cid]) -> Outcome:
-            return fn()
-
-        claims.append(Claim(cid, source, statement, assumptions, Verdict.HOLDS, "a healthy LTC cell satisfies it", check,
-                            group="audit-ltc", kind=Kind.IMPLEMENTATION))
-    return claims
+    return bind_claims(export, LTC_CLAIM_SPECS, tol, sweep=lambda e: _sweep(e, progress), step=_step, positivity=_positivity,
+                       state_bounds=_state_bounds, time_constants=_time_constants,
+                       solver_error=lambda e: _solver_error(e, tol, solver_steps, prefetched))

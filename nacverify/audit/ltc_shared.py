@@ -1,0 +1,105 @@
+"""What the LTC audit's two forms share (nacverify.audit.ltc_claims: biophysical, eq. 1-2;
+nacverify.audit.ltc_abstract: abstract, eq. 7/9): the five claim ids, the choice of steps
+to solve, the step claim's verdict from recomputed errors and tolerances, and binding the
+checks into claims. Both forms' exports have T, B, N, M, states, elapsed, ode_unfolds and
+dtype_eps (nacverify.audit.ltc_format)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+
+__all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "bind_claims"]
+
+SEED002 = "002_02b8eaa764ffef08.txt"
+LTC_CLAIM_IDS = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants", "audit.ltc.solver_error")
+
+
+def where(flat: int, shape) -> dict:
+    """{step, batch, unit} of a flat index into an array of `shape` (T, B, N) (or a prefix)."""
+    idx = [int(i) for i in np.unravel_index(int(flat), shape)]
+    return dict(zip(("step", "batch", "unit")[: len(idx)], idx))
+
+
+def select_steps(e: Any, limit: int) -> np.ndarray:
+    """Flat (step, batch) indices to solve: all if few, else the longest intervals and an even spread."""
+    total = e.T * e.B
+    if total <= limit:
+        return np.arange(total)
+    el = e.elapsed.reshape(-1)
+    longest = np.argsort(-el, kind="stable")[: limit // 2]
+    spread = np.linspace(0, total - 1, limit - longest.size).round().astype(int)
+    return np.unique(np.concatenate([longest, spread]))
+
+
+def step_outcome(e: Any, sw: Any, rule: str, constants: dict) -> Outcome:
+    """`audit.ltc.step` from a sweep `sw` (step_err, step_tol (T, B, N); out_err, out_tol or None):
+    refuted where |recomputed - exported| exceeds the tolerance; `rule` states the tolerance and
+    `constants` its constants (both go into the evidence)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(sw.step_tol > 0, sw.step_err / sw.step_tol, np.where(sw.step_err > 0, np.inf, 0.0))
+    ratio = np.where(np.isnan(ratio), np.inf, ratio)
+    flat = int(np.argmax(ratio))
+    off = ratio > 1
+    w = {**where(flat, ratio.shape), "exported": float(e.states.reshape(-1, e.N)[e.B:].reshape(-1)[flat]),
+         "recomputed_error": float(sw.step_err.flat[flat]), "tolerance": float(sw.step_tol.flat[flat]),
+         "elapsed": float(e.elapsed.flat[flat // e.N])}
+    scalars = {"steps": e.T, "batch": e.B, "units": e.N, "inputs": e.M, "ode_unfolds": e.ode_unfolds, "dtype_eps": e.dtype_eps,
+               "max_abs_error": float(np.max(sw.step_err)), "max_error_over_tolerance": float(ratio.flat[flat]),
+               "values_off": int(off.sum()), **constants}
+    problems = []
+    if off.any():
+        problems.append(f"{int(off.sum())} of {ratio.size} state values differ from the fused update (worst {w['recomputed_error']:.3g} "
+                        f"= {w['recomputed_error'] / max(w['tolerance'], 1e-300):.3g} x tolerance at step {w['step']}, batch {w['batch']}, unit {w['unit']})")
+    if sw.out_err is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            oratio = np.where(sw.out_tol > 0, sw.out_err / sw.out_tol, np.where(sw.out_err > 0, np.inf, 0.0))
+        scalars["max_output_error"] = float(np.max(sw.out_err))
+        scalars["outputs_off"] = int((oratio > 1).sum())
+        if (oratio > 1).any():
+            of = int(np.argmax(oratio))
+            w["output_index"] = str([int(i) for i in np.unravel_index(of, oratio.shape)])
+            problems.append(f"{int((oratio > 1).sum())} outputs differ from v[:K] * output_w + output_b (worst {float(sw.out_err.flat[of]):.3g})")
+    ev = Evidence({"error_over_tolerance_per_step": np.max(ratio, axis=(1, 2)), "abs_error_per_step": np.max(sw.step_err, axis=(1, 2))}, scalars, w)
+    if problems:
+        return Outcome(Verdict.REFUTED, "; ".join(problems) + f" [{rule}]", ev)
+    return Outcome(Verdict.HOLDS, f"all {e.T} steps x {e.B} x {e.N} units equal the fused update to rounding: worst "
+                   f"{scalars['max_error_over_tolerance']:.3g} of the tolerance (max |error| {scalars['max_abs_error']:.3g}) [{rule}]", ev)
+
+
+def bind_claims(export: Any, specs: dict[str, tuple[str, str, str]], tol: float, *, sweep: Callable[[Any], Any],
+                step: Callable[[Any, Any], Outcome], positivity: Callable[[Any], Outcome], state_bounds: Callable[[Any], Outcome],
+                time_constants: Callable[[Any, Any], Outcome], solver_error: Callable[[Any], Outcome]) -> list[Claim]:
+    """The five claims (LTC_CLAIM_IDS, in order) bound to `export`, from their (source, statement,
+    assumptions) and checks: kind implementation, group audit-ltc, expected holds (either form).
+    `step` and `time_constants` share one `sweep(export)`, run when the first of them is evaluated."""
+    cache: dict[str, Any] = {}
+
+    def swept() -> Any:
+        if "p" not in cache:
+            cache["p"] = sweep(export)
+        return cache["p"]
+
+    checks: dict[str, Callable[[], Outcome]] = {
+        "audit.ltc.step": lambda: step(export, swept()),
+        "audit.ltc.positivity": lambda: positivity(export),
+        "audit.ltc.state_bounds": lambda: state_bounds(export),
+        "audit.ltc.time_constants": lambda: time_constants(export, swept()),
+        "audit.ltc.solver_error": lambda: solver_error(export),
+    }
+    claims = []
+    for cid in LTC_CLAIM_IDS:
+        source, statement, assumptions = specs[cid]
+        if cid == "audit.ltc.solver_error":
+            statement += f" ({tol:g})"
+
+        def check(ctx: CheckContext, fn=checks[cid]) -> Outcome:
+            return fn()
+
+        claims.append(Claim(cid, source, statement, assumptions, Verdict.HOLDS, "a healthy LTC cell satisfies it", check,
+                            group="audit-ltc", kind=Kind.IMPLEMENTATION))
+    return claims
