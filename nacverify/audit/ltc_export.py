@@ -5,8 +5,10 @@ records its parameters, the elapsed times and its state trajectory; `export_ncps
 the same for the sequence module ``ncps.torch.LTC`` (its cell, driven as ``LTC.forward``
 drives it). `export_random_ncps` builds a seeded default ncps LTC, optionally trains it a few steps
 (`train_toy`), and exports it (the CLI's ``--export-ncps``). torch is imported inside the functions: nacverify does not need it
-otherwise. The TensorFlow cell (``ncps.tf.LTCCell``) has no exporter here: TensorFlow is
-not installed on the machines this suite targets.
+otherwise. `export_ncps_tf_cell` does the same for the TensorFlow cell ``ncps.tf.LTCCell``
+when TensorFlow is installed (it is not a dependency; ncps 1.0.1's TF cells derive from
+``tf.keras.layers.AbstractRNNCell``, which Keras 3 dropped: with TensorFlow >= 2.16 they need
+``tf_keras`` and ``TF_USE_LEGACY_KERAS=1``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..errors import BadInput, EnvironmentProblem
 from .ltc_format import LTCExport, ltc_from_arrays, write_ltc_export
 
 __all__ = ["export_ncps_cell", "export_ncps_ltc", "export_random_ncps", "random_ncps_run", "ncps_cell_entries", "train_toy",
-           "CONSTRAINTS"]
+           "CONSTRAINTS", "export_ncps_tf_cell", "ncps_tf_cell_entries"]
 
 _NAMES = ("cm", "gleak", "vleak", "w", "sigma", "mu", "erev", "sensory_w", "sensory_sigma", "sensory_mu", "sensory_erev",
           "sparsity_mask", "sensory_sparsity_mask", "input_w", "input_b", "output_w", "output_b")
@@ -193,6 +195,59 @@ def train_toy(cell, *, steps: int = 30, lr: float = 0.2, seed: int = 0, apply_co
         opt.step()
         if apply_constraints:
             cell.apply_weight_constraints()
+
+
+def _tf():
+    try:
+        import tensorflow as tf
+    except ImportError as exc:  # TensorFlow is not a dependency of nacverify
+        raise EnvironmentProblem(f"exporting an ncps TensorFlow cell needs tensorflow ({exc})") from None
+    return tf
+
+
+def ncps_tf_cell_entries(cell, inputs, elapsed=None, h0=None) -> dict[str, Any]:
+    """Run ``ncps.tf.LTCCell`` `cell` on `inputs` [T, B, M] (time first; [T, M] for B = 1) with
+    `elapsed` (a number, [T] or [T, B]; default 1.0 as ncps) from `h0` (default zeros); return the
+    format's entries. Each step calls ``cell.call((x_t, elapsed_t), [h])``, the call a Keras
+    ``RNN`` over ``ncps.tf.LTC``'s (inputs, timespans) pair makes in its irregularly sampled mode,
+    with elapsed_t a [B, 1] float32 column; the file records those float32 values. The TF cell
+    has no implicit constraints: it uses its parameters as they are (Keras ``NonNeg``
+    constraints clip w, sensory_w, cm and gleak after each optimiser step)."""
+    tf = _tf()
+    x = np.asarray(inputs, dtype=np.float32)
+    if x.ndim == 2:
+        x = x[:, None, :]
+    if x.ndim != 3:
+        raise BadInput(f"inputs must be [T, B, M] (or [T, M]), got shape {list(x.shape)}")
+    T, B, M = x.shape
+    el = np.ones(T) if elapsed is None else np.asarray(elapsed, dtype=np.float64)
+    if el.ndim == 0:
+        el = np.full(T, float(el))
+    if el.shape not in ((T,), (T, B)):
+        raise BadInput(f"elapsed must be a number, [T] or [T, B] with T = {T}, got shape {list(el.shape)}")
+    el32 = np.broadcast_to(el.reshape(T, -1), (T, B)).astype(np.float32)
+    if not cell.built:
+        cell.build((None, M))
+    h = tf.zeros((B, cell.state_size), tf.float32) if h0 is None else tf.constant(np.asarray(h0, np.float32).reshape(B, -1))
+    states, outputs = [h.numpy()], []
+    for t in range(T):
+        out, (h,) = cell.call((tf.constant(x[t]), tf.constant(el32[t][:, None])), [h])
+        states.append(h.numpy())
+        outputs.append(out.numpy())
+    entries: dict[str, Any] = {n: np.asarray(cell._params[n]).copy() for n in _NAMES if n in cell._params}
+    entries.update(
+        inputs=x, elapsed=el32.astype(np.float64), states=np.stack(states), outputs=np.stack(outputs),
+        ode_unfolds=int(cell._ode_unfolds), epsilon=float(cell._epsilon), implicit_param_constraints=0,
+        implementation=f"ncps {_version('ncps')} tensorflow {tf.__version__} LTCCell ({type(cell._wiring).__name__} wiring)",
+    )
+    return entries
+
+
+def export_ncps_tf_cell(cell, inputs, path: str | os.PathLike, *, elapsed=None, h0=None, overwrite: bool = False) -> tuple[Path, LTCExport]:
+    """Export an ``ncps.tf.LTCCell`` run (see `ncps_tf_cell_entries`) to `path` (.npz / .h5)."""
+    entries = ncps_tf_cell_entries(cell, inputs, elapsed, h0)
+    written = write_ltc_export(entries, path, overwrite=overwrite)
+    return written, ltc_from_arrays(entries, str(written))
 
 
 def random_ncps_run(*, units: int = 16, inputs: int = 4, steps: int = 100, seed: int = 0, elapsed: float | None = None,
