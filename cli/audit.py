@@ -14,6 +14,7 @@ from rich.table import Table
 
 from nacverify.audit import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, apply_expect, read_expect
 from nacverify.audit import export_model as write_model_export
+from nacverify.audit import write_export
 from nacverify.audit.claims import CLAIM_SPECS
 from nacverify.audit.stream import QUANTILE_MODES, audit_file, reuse_heap_in_this_process
 from nacverify.claims import CheckContext, evaluate
@@ -61,6 +62,19 @@ def _export_section(export, path: Path, expect: Optional[Path], threshold: float
     }
 
 
+def _write_golden(path: Path, mode: str, force: bool) -> Path:
+    from nacverify.checks.model_claims import REFERENCE_FILE, find_reference_dir
+    from nacverify.model import golden_gate_entries
+
+    ref = find_reference_dir()
+    if ref is None:
+        raise BadInput(f"no {REFERENCE_FILE}: set NACVERIFY_REFERENCE to it (or its folder), or run beside shared/reference")
+    with np.load(ref / REFERENCE_FILE) as archive:
+        written = write_export(golden_gate_entries(archive, mode), path, overwrite=force)
+    console.print(f"export: {written} (the public TF layer's gates, mode {mode}, from {ref / REFERENCE_FILE})", markup=False)
+    return written
+
+
 @guarded
 def audit(
     file: Annotated[Optional[Path], typer.Argument(help="Gate export (.npz or HDF5) of any NAC implementation; see reports/AUDIT_FORMAT.md.")] = None,
@@ -75,6 +89,7 @@ def audit(
     chunk_pairs: Annotated[Optional[int], typer.Option("--chunk-pairs", help="Pairs per chunk (task), rounded down to whole rows (default: about 32 MiB of the stored arrays); results do not depend on it.", rich_help_panel=LARGE)] = None,
     quantiles: Annotated[Quantiles, typer.Option("--quantiles", help="Evidence quantiles: exact (extra passes over exports above 2^20 pairs) or bounded (one pass; within a relative 2^-9).", rich_help_panel=LARGE)] = Quantiles("exact"),
     export_model: Annotated[Optional[Path], typer.Option("--export-model", help="Write the JAX NAC model's gate export to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
+    export_golden: Annotated[Optional[Path], typer.Option("--export-golden", help="Write the public TF layer's own gates in --mode, read from its golden file (NACVERIFY_REFERENCE or ../shared/reference/public_tf_nac_golden.npz), to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
     backbone: Annotated[Backbone, typer.Option(help="NCP backbone of the gates (fc: the dense ablation).", rich_help_panel=MODEL)] = Backbone("circuit"),
     head: Annotated[Head, typer.Option(help="Gate heads: one shared output or two (split).", rich_help_panel=MODEL)] = Head("shared"),
     mode: Annotated[Mode, typer.Option(help="How the logits are computed from the gates.", rich_help_panel=MODEL)] = Mode("exact"),
@@ -93,18 +108,20 @@ def audit(
     if list_only:
         _list_claims()
         return
-    if (file is None) == (export_model is None):
-        raise BadInput("give a gate export FILE or --export-model PATH (one of them)")
+    if sum(x is not None for x in (file, export_model, export_golden)) != 1:
+        raise BadInput("give a gate export FILE, --export-model PATH or --export-golden PATH (one of them)")
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
     table = read_expect(expect) if expect is not None else None
-    out_path = check_writable(out or default_report_path(f"audit-{(file or export_model).stem}"), overwrite=force)
+    out_path = check_writable(out or default_report_path(f"audit-{(file or export_model or export_golden).stem}"), overwrite=force)
     check_junit_xml(junit_xml, force=force, out=out_path)
     if export_model is not None:
         file, _ = write_model_export(
             export_model, d_model=d_model, num_heads=heads, length=length, batch=batch, seed=seed, overwrite=force,
             backbone=backbone.value, head=head.value, mode=mode.value, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
         console.print(f"export: {file} ({backbone.value} backbone, {head.value} head, mode {mode.value})", markup=False)
+    if export_golden is not None:
+        file = _write_golden(export_golden, mode.value, force)
     report = Report(command=command_line(), seed=seed if export_model is not None else None)
     reuse_heap_in_this_process()  # this process is nacverify's own: glibc keeps the memory the chunks free
     uptime = _uptime()

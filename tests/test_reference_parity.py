@@ -192,3 +192,23 @@ def test_reference_dir_from_the_environment(monkeypatch, tmp_path):
     assert find_reference_dir() == tmp_path.resolve()
     monkeypatch.setenv("NACVERIFY_REFERENCE", str(tmp_path))
     assert find_reference_dir() == tmp_path.resolve()
+
+
+@needs_fixture
+def test_cli_audits_the_fixture_gates(golden, tmp_path):
+    """`nacverify audit --export-golden F --mode M`: the same finding from the command line, the witness
+    read off the fixture itself."""
+    from typer.testing import CliRunner
+
+    from nacverify.cli.app import app
+    from nacverify.report import read_report
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["audit", "--export-golden", str(tmp_path / "g.npz"), "--mode", "steady", "--out", str(tmp_path / "r.h5")])
+    assert res.exit_code == 1, res.output  # the gate: gate_variation and sharpness differ from 'holds'
+    claims = read_report(tmp_path / "r.h5").claims
+    gv = claims["audit.gate_variation"]
+    assert gv.verdict == "refuted" and float(gv.witness["phi"]) == float(golden["steady/phi"].flat[0])
+    assert {cid for cid, c in claims.items() if c.verdict == "refuted"} == {"audit.gate_variation", "audit.sharpness"}
+    both = runner.invoke(app, ["audit", str(tmp_path / "g.npz"), "--export-golden", str(tmp_path / "h.npz"), "--out", str(tmp_path / "s.h5")])
+    assert both.exit_code == 2 and "one of them" in both.stderr

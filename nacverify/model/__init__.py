@@ -12,7 +12,7 @@ from .cell import NCPCell
 from .curation import block_layout, block_topk, exact_topk, recall_at_k
 from .export import export_gates
 from .gates import logits
-from .keras_weights import from_keras_weights, golden_arrays
+from .keras_weights import from_keras_weights, golden_arrays, golden_gate_entries
 from .nac import NAC, AttentionMap, GateTrace, NACConfig
 from .wiring import Wiring, auto_ncp, backbone_units, from_ncps, projection_units
 
@@ -35,4 +35,5 @@ __all__ = [
     "export_gates",
     "from_keras_weights",
     "golden_arrays",
+    "golden_gate_entries",
 ]

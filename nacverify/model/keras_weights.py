@@ -52,7 +52,7 @@ from .gates import Dense, NCPBackbone, PseudoTime
 from .nac import NAC, NACConfig
 from .wiring import Wiring
 
-__all__ = ["from_keras_weights", "golden_arrays", "CELL_SUBLAYERS", "DENSE_SUBLAYERS", "CELL_NAMES"]
+__all__ = ["from_keras_weights", "golden_arrays", "golden_gate_entries", "CELL_SUBLAYERS", "DENSE_SUBLAYERS", "CELL_NAMES"]
 
 CELL_SUBLAYERS = ("q_proj", "k_proj", "v_proj", "out")
 DENSE_SUBLAYERS = ("time_a", "time_b", "out_proj")
@@ -85,6 +85,23 @@ def golden_arrays(archive: Mapping[str, np.ndarray], mode: str) -> tuple[dict, d
     if not out[0]:
         raise BadInput(f"no weights for mode {mode!r} (expected names '{mode}/weights/<sublayer>/<name>')")
     return out
+
+
+def golden_gate_entries(archive: Mapping[str, np.ndarray], mode: str) -> dict[str, np.ndarray]:
+    """The gate export (reports/AUDIT_FORMAT.md) of what the public layer itself computed in `mode`,
+    from a golden archive (``<mode>/phi``, ``omega``, ``t_pseudo``, ``logits``, ``attention`` and
+    the layer's arguments under ``<mode>/config``): the public TF layer's gates, audited as any
+    implementation's. Unset arguments take the public defaults (delta_t 0.5, 5 Euler steps, dt 1)."""
+    names = ("phi", "omega", "t_pseudo", "logits", "attention")
+    missing = [n for n in names if f"{mode}/{n}" not in archive]
+    if missing:
+        raise BadInput(f"the golden archive has no {', '.join(f'{mode}/{n}' for n in missing)}")
+    config = golden_arrays(archive, mode)[1]
+    entries = {n: np.asarray(archive[f"{mode}/{n}"]) for n in names}
+    entries.update(mode=np.asarray(mode), delta_t=np.asarray(float(config.get("delta_t", 0.5))),
+                   euler_steps=np.asarray(int(config.get("euler_steps", 5))), dt=np.asarray(float(config.get("dt", 1.0))),
+                   topk=np.asarray(int(config.get("topk", entries["phi"].shape[-1]))))
+    return entries
 
 
 def _get(weights: Mapping[str, np.ndarray], sub: str, name: str, shape: tuple[int, ...]) -> np.ndarray:
