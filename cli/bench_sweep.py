@@ -4,8 +4,10 @@
    --scipy-draws 0`` in a fresh process (peak RSS from the kernel, `os.wait4`, as
    ``/usr/bin/time -v`` reports it; throughput from the report the command writes).
 2. The 10^8 sweep's own statement: ``... --sweep 100000000`` in a fresh process, stopped with
-   SIGINT once it has printed its time and storage estimate (its incomplete report keeps the
-   estimate; its peak RSS is recorded too).
+   SIGTERM (which nacverify handles as Ctrl-C) once it has printed its time and storage estimate
+   (its incomplete report keeps the estimate; its peak RSS is recorded too). Not SIGINT: a
+   process started in the background by a non-interactive shell (``cmd &``, CI scripts)
+   inherits SIGINT ignored, and Python then never raises KeyboardInterrupt: the 10^8 sweep ran on.
 3. Scaling: the same sweep on a local Dask cluster of 2 workers (one thread each, started by
    `cli._cluster.cluster`), with every chunk pinned to one worker, then spread over both;
    efficiency = rate(2 workers) / (2 x rate(1 worker)), wall time, compiles excluded (both
@@ -53,7 +55,7 @@ def _uptime() -> str:
 
 def _command(args: list[str], folder: Path, name: str, *, stop_on: str | None = None) -> dict[str, Any]:
     """Run ``nacverify ARGS`` in a fresh process; its exit code, wall time, peak RSS (bytes, of
-    that process) and, with `stop_on`, SIGINT once a stderr line contains it (that line kept)."""
+    that process) and, with `stop_on`, SIGTERM once a stderr line contains it (that line kept)."""
     log = folder / f"{name}.stdout"
     env = {**os.environ, "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
     uptime_start = _uptime()
@@ -66,7 +68,7 @@ def _command(args: list[str], folder: Path, name: str, *, stop_on: str | None = 
             lines.append(line.rstrip())
             if stop_on and stop_on in line and not matched:
                 matched = line.strip()
-                proc.send_signal(signal.SIGINT)
+                proc.send_signal(signal.SIGTERM)  # SIGINT may be ignored (module docstring)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
     return {"command": "nacverify " + " ".join(args), "exit_code": proc.returncode, "process_wall_seconds": time.perf_counter() - start,

@@ -391,3 +391,20 @@ def test_unreachable_scheduler_fails_the_sweep_before_any_solve(tmp_path, monkey
     lines = [line for line in res.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and address in lines[0] and "Traceback" not in res.output, res.stderr
     assert solved == []
+
+
+def test_sweep_bench_stops_the_target_run_even_when_sigint_is_ignored(tmp_path):
+    """`bench --sweep-bench` stops the 10^8 run once it states its estimate. Started from a
+    background job of a non-interactive shell (or CI), the process inherits SIGINT ignored: the
+    SIGINT it used to send did nothing and the sweep ran on (for hours at 10^8). SIGTERM stops it,
+    leaving an incomplete report (exit 3)."""
+    from nacverify.cli.bench_sweep import _command
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the child inherits it, as from `cmd &`
+    try:
+        res = _command(["frozen-error", "--regime", "slow", "--sweep", "200000", "--chunk", "64", "--scipy-draws", "0",
+                        "--out", str(tmp_path / "t.h5")], tmp_path, "t", stop_on="estimated")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert "estimated" in res["matched_line"] and res["exit_code"] == 3, res
+    assert read_report(tmp_path / "t.h5").complete is False
