@@ -2,8 +2,36 @@
 
 The command line is a program of its own, so it switches its whole process to float64
 (`nacverify.precision.enable_float64_globally`); the library never does.
+
+It also keeps XLA's compiled functions between runs in JAX's persistent compilation cache:
+about 40 % of `check --quick` is compiling small functions (measured on a 2-core machine:
+99.6 s without the cache, 62.2 s with a warm one). The folder is ``$NACVERIFY_JAX_CACHE``, else
+``$XDG_CACHE_HOME/nacverify/jax`` (``~/.cache/nacverify/jax``); ``NACVERIFY_JAX_CACHE=off``
+turns it off, and a ``JAX_COMPILATION_CACHE_DIR`` of the user's own is left as it is. Set
+through the environment before JAX is imported, so the local Dask workers, which inherit it,
+use the same cache. A cached executable is the one XLA compiled: results do not change.
 """
 
-from nacverify.precision import enable_float64_globally
+import os
+
+
+def _persistent_compilation_cache() -> None:
+    if "JAX_COMPILATION_CACHE_DIR" in os.environ:
+        return
+    folder = os.environ.get("NACVERIFY_JAX_CACHE", "").strip()
+    if folder.lower() in ("off", "0", "no", "false"):
+        return
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "nacverify", "jax")
+    os.environ["JAX_COMPILATION_CACHE_DIR"] = folder
+    # JAX caches only compilations over 1 s and entries over a size by default: ours are small
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
+
+
+_persistent_compilation_cache()
+
+from nacverify.precision import enable_float64_globally  # noqa: E402  (after the cache's environment)
 
 enable_float64_globally()

@@ -1,0 +1,42 @@
+"""The command line keeps XLA's compilations in JAX's persistent cache (cli/__init__.py): in
+$XDG_CACHE_HOME/nacverify/jax by default, off with NACVERIFY_JAX_CACHE=off, a user's own
+JAX_COMPILATION_CACHE_DIR untouched. Results are the same with a cold and a warm cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+
+def run(tmp_path, name, **env):
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE", "NACVERIFY_JAX_CACHE"))}
+    out = tmp_path / f"{name}.h5"
+    res = subprocess.run([sys.executable, "-m", "nacverify.cli.app", "frozen-error", "--regime", "slow", "--points", "101", "--out", str(out)],
+                         env={**base, "XDG_CACHE_HOME": str(tmp_path / "xdg"), **env}, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "Warning" not in res.stderr, res.stderr
+    return out
+
+
+def series(path):
+    with h5py.File(path) as f:
+        return np.asarray(f["frozen_error/slow/a_varying"])
+
+
+def test_cache_by_default_off_on_request_and_the_same_numbers(tmp_path):
+    cache = tmp_path / "xdg" / "nacverify" / "jax"
+    cold = run(tmp_path, "cold")
+    entries = sorted(p.name for p in cache.iterdir())
+    assert entries, "the default cache folder holds the run's compilations"
+    warm = run(tmp_path, "warm")
+    np.testing.assert_array_equal(series(cold), series(warm))  # a cached executable computes the same bits
+    run(tmp_path, "off", NACVERIFY_JAX_CACHE="off", XDG_CACHE_HOME=str(tmp_path / "other"))
+    assert not (tmp_path / "other").exists()
+    own = tmp_path / "mine"
+    run(tmp_path, "own", JAX_COMPILATION_CACHE_DIR=str(own), JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+        JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="-1", XDG_CACHE_HOME=str(tmp_path / "third"))
+    assert any(own.iterdir()) and not (tmp_path / "third").exists()
