@@ -22,6 +22,7 @@ from nacverify.solvers import require_backend
 
 from ._cluster import SchedulerOption, cluster
 from ._common import command_line, console, err_console, finish, finish_interrupted, guarded, print_witnesses, verdict_table
+from ._search import run_searches, search_table
 from ._sweep import plan_sweeps, run_sweeps, sweep_table
 from ._common import JunitXmlOption, check_junit_xml
 
@@ -67,6 +68,9 @@ def _readings_table(readings: dict[str, dict[str, str]]) -> Table:
     return table
 
 
+SEARCH = "Adversarial search (--search)"
+
+
 @guarded
 def frozen_error(
     regime: Annotated[RegimeChoice, typer.Option("--regime", "-r", help="Coefficient regime (nacverify.regimes), or all four named ones.")] = RegimeChoice.all,
@@ -92,6 +96,10 @@ def frozen_error(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Sweep worker processes on a local Dask cluster (1: serial, in this process).")] = 1,
     scheduler: SchedulerOption = None,
     scipy_draws: Annotated[int, typer.Option(help="Draws also solved one by one with scipy solve_ivp for the speed ratio (0: skip).")] = 200,
+    search: Annotated[int, typer.Option(help="Also run an adversarial search of N restarts per named regime and bound (restart i starts from sweep draw i of --seed), its chunks of restarts as tasks like a sweep's; its best points are re-solved with diffrax.", rich_help_panel=SEARCH)] = 0,
+    search_steps: Annotated[int, typer.Option(help="Adam steps of each restart (--search).", rich_help_panel=SEARCH)] = 40,
+    search_chunk: Annotated[int, typer.Option(help="Restarts per task (--search); part of the search's definition, like --chunk.", rich_help_panel=SEARCH)] = 1024,
+    search_keep: Annotated[int, typer.Option(help="Best points re-solved with diffrax (--search).", rich_help_panel=SEARCH)] = 4,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/frozen-error-<regime>-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
@@ -105,6 +113,10 @@ def frozen_error(
         raise BadInput("--sweep draws named regimes; it does not apply to --regime custom")
     if scipy_draws < 0:
         raise BadInput(f"--scipy-draws must be >= 0, got {scipy_draws}")
+    if search < 0 or (search and min(search_steps, search_chunk, search_keep) < 1):
+        raise BadInput(f"--search must be >= 0 and --search-steps, --search-chunk, --search-keep >= 1, got {search}, {search_steps}, {search_chunk}, {search_keep}")
+    if search and regime == RegimeChoice.custom:
+        raise BadInput("--search starts from the named regimes' draws; it does not apply to --regime custom")
     opts = SolveOptions(rtol=rtol, atol=atol, points=points, backend=backend)
     if backend != "diffrax":
         if sweep:
@@ -127,9 +139,10 @@ def frozen_error(
     ctx = CheckContext(seed=seed)
     runs: list = []
     sweep_rows: list = []
+    search_rows: list = []
     try:  # Ctrl-C / SIGTERM anywhere below still leaves a report, marked incomplete
         with ExitStack() as stack:  # a sweep's cluster first: an unreachable scheduler fails before any work is done
-            executor = stack.enter_context(cluster(jobs, scheduler)) if sweep else None
+            executor = stack.enter_context(cluster(jobs, scheduler)) if sweep or search else None
             claims = [c for spec in specs for c in instance_claims(spec, opts)]
             if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
                 claims.append(average_claim())
@@ -164,6 +177,9 @@ def frozen_error(
                 where = scheduler or ("serial" if jobs <= 1 else f"local cluster of {jobs} workers")
                 sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, executor=executor, where=where, keep_draws=keep_draws,
                                         scipy_draws=scipy_draws, ctx=ctx)
+            if search:
+                search_rows = run_searches([s.name for s in specs], search, seed, report=report, executor=executor, T=T, a0=a0, opts=opts,
+                                           steps=search_steps, chunk=search_chunk, keep=search_keep, ctx=ctx)
     except (Interrupted, KeyboardInterrupt) as exc:  # an interrupted sweep has added its finished chunks' section
         raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims",
                                  junit_xml=junit_xml) from None
@@ -172,6 +188,9 @@ def frozen_error(
         console.print(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, {points} saved points; "
                                               "tightness = max over draws of |eps|/bound)"))
 
+    if search_rows:
+        console.print(search_table(search_rows, f"searches ({search} restarts per regime and bound, seed {seed}, chunk {search_chunk}, "
+                                                f"{search_steps} Adam steps; tightness = max over t of |eps|/bound)"))
     console.print(verdict_table(report.results, title="claims"))
     print_witnesses(report.results)
     if plot is not None:

@@ -47,7 +47,8 @@ Modules (private, re-exported here): `_specs` (what a run is asked: `SolveOption
 `RegimeSpec`), `_bounds` (the bounds above), `_solve` (one instance solved and
 summarised), `_sweep` (random draws in chunks, streamed), `_baseline` (scipy, the speed baseline), `_stats` (the
 sweep's streaming reductions), `_verdicts` (bound verdicts), `_table2` (Table 2 and its audit), `_readings` (Table 2 under each reading of
-its phi/omega columns), `_adversary` (gradient search past the random draws), `_exact` (constant
+its phi/omega columns), `_adversary` (gradient search past the random draws), `_search` (many-restart searches in
+chunks of restarts, as Dask tasks like a sweep's chunks), `_exact` (constant
 coefficients: eps = 0 is proved, so bounds of 0 hold with the exact margin 0). `claims` builds the claims and registers them (imported by
 `nacverify.catalog`, not here).
 """
@@ -58,6 +59,7 @@ from ._specs import RegimeSpec, SolveOptions, regime_specs
 from ._stats import SweepStats
 from ._baseline import scipy_baseline
 from ._sweep import ChunkResult, SweepRun, SweepSpec, cached_sweep, member_spec, run_sweep, sweep_chunk, witness_spec
+from ._search import SearchChunk, SearchResult, run_search, search_chunk
 from ._table2 import AVERAGE_TOL, REPRODUCE_RTOL, Table2Row, paper_table2, table2_average_outcome, table2_row_outcome
 from ._verdicts import bound_outcome, variation_bound_outcome
 
@@ -79,6 +81,10 @@ __all__ = [
     "paper_table2",
     "run_frozen_error",
     "run_sweep",
+    "run_search",
+    "search_chunk",
+    "SearchChunk",
+    "SearchResult",
     "bound_curves",
     "variation_bound",
     "bound_outcome",

@@ -324,6 +324,41 @@ def sweep_claims(name: str, n: int | None = None, seed: int | None = None, T: fl
     return claims
 
 
+def search_claim(result, opts: SolveOptions) -> Claim:
+    """The claim of a many-restart search (`_search.run_search`, CLI ``frozen-error --search``):
+    the bound at the search's best points, each re-solved with diffrax. Refuted when one of
+    them violates it beyond the solver's error, inconclusive when one is within it."""
+    name, bound = result.name, result.bound
+    source, statement = _STATEMENTS[bound]
+
+    def check(ctx: CheckContext) -> Outcome:
+        outs = [bound_outcome(bound, run.summary, run.regime.facts.lipschitz, run.regime.params, opts) for run in result.verified]
+        rank = {Verdict.REFUTED: 0, Verdict.INCONCLUSIVE: 1, Verdict.INAPPLICABLE: 2, Verdict.HOLDS: 3}
+        j = min(range(len(outs)), key=lambda i: (rank.get(outs[i].verdict, 1), i))
+        vt = result.verified_tightness
+        scalars = {"restarts": result.n, "chunk": result.chunk, "adam_steps": result.steps, "seed": result.seed,
+                   "best_start_surrogate": result.best_start, "best_surrogate": float(result.values[0]),
+                   "max_verified_tightness": float(vt.max()), "points_verified": len(vt)}
+        msg = (f"{result.n} restarts from the sweep draws ({result.steps} Adam steps each, chunk {result.chunk}): surrogate tightness "
+               f"{result.best_start:.4g} at the best starting draw -> {result.values[0]:.4g}; the {len(vt)} best points re-solved with "
+               f"diffrax: tightness up to {vt.max():.4g}; {outs[j].message}")
+        return Outcome(outs[j].verdict, msg, Evidence(arrays={"restart": result.restarts.astype(float), "surrogate_tightness": result.values,
+                                                              "verified_tightness": vt}, scalars=scalars, witness=outs[j].evidence.witness))
+
+    return Claim(
+        id=f"{BOUNDS[bound]}.{name}.search",
+        source=f"{SEED000}, {source}",
+        statement=f"{statement}, at the best points of a {result.n}-restart gradient search over the {name} family's ranges (diffrax-verified)",
+        assumptions=f"restarts from the sweep draws of nacverify.regimes.SWEEP_RANGES (seed {result.seed}), T = {result.T:g}, a0 = {result.a0:g}; "
+        "search surrogate: fixed-step RK4 on 200 steps; only the diffrax re-solves decide",
+        expected=Verdict.HOLDS,
+        expected_reason=_HOLD_REASON[bound],
+        check=check,
+        group="frozen-error",
+        kind=_KIND[bound],
+    )
+
+
 def _with_adversary(out: Outcome, adv, opts: SolveOptions) -> Outcome:
     """Combine a sweep's verdict with the verified result of the adversarial search."""
     run = adv.verified
