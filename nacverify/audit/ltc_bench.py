@@ -1,4 +1,4 @@
-r"""The LTC audit benchmark (`nacverify bench --suite ltc-audit`, issue 12 B "Performance").
+r"""The LTC audit benchmark (`nacverify bench --ltc-audit`, issue 12 B "Performance").
 
 Protocol, one process, nothing compiled beforehand (the audit's compilations are part of its
 time, as in a fresh `nacverify audit-ltc` run):
