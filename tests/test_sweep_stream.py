@@ -460,6 +460,7 @@ def test_cli_search_claims_and_section(tmp_path):
     assert not any(cid.endswith(".search") and "bv" not in cid for cid in data.claims)  # the step family: BV only
     with h5py.File(tmp_path / "r.h5") as f:
         g = f["frozen_error/step/search/bv"]
-        assert int(np.asarray(g.attrs.get("restarts", g["restarts"][()] if "restarts" in g else -1))) == 40
+        assert int(g.attrs["restarts"]) == 40 and int(g.attrs["chunk"]) == 20 and g["verified_tightness"].shape == (2,)
+        assert set(g["kept_restarts"][()].tolist()) <= set(range(40)) and (g["verified_tightness"][()] <= 1).all()
     bad = runner.invoke(app, ["frozen-error", "--regime", "custom", "--phi", "0.5", "--omega", "1", "--search", "8", "--out", str(tmp_path / "c.h5")])
     assert bad.exit_code == 2 and "custom" in bad.stderr

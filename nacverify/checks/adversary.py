@@ -10,6 +10,7 @@ it as a witness.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -28,17 +29,17 @@ class AscentResult:
     best: int  # index of the largest value
 
 
-def maximise(objective: Callable[..., jax.Array], theta0: np.ndarray, *, args: tuple = (), steps: int = 60, lr: float = 0.05) -> AscentResult:
-    """Adam ascent of `objective(theta, *row_args)` (a scalar) from each row of `theta0`,
-    vmapped over rows (`args` are arrays with one row per start). Non-finite gradients
-    stop that row's updates; the best value seen per row is returned."""
-    args = tuple(jnp.asarray(a) for a in args)
+@functools.lru_cache(maxsize=32)
+def _ascent(objective: Callable[..., jax.Array], steps: int, lr: float) -> Callable:
+    """The compiled ascent ``run(theta, *args)`` of `objective` (one per objective, step count
+    and rate: a caller that searches chunk after chunk with the same objective traces and
+    compiles it once)."""
     value_and_grad = jax.vmap(jax.value_and_grad(objective))
     value = jax.vmap(objective)
     b1, b2, eps = 0.9, 0.999, 1e-8
 
     @jax.jit
-    def run(theta):
+    def run(theta, *args):
         def step(carry, i):
             th, m, v, best_th, best_val = carry
             val, g = value_and_grad(th, *args)
@@ -60,7 +61,16 @@ def maximise(objective: Callable[..., jax.Array], theta0: np.ndarray, *, args: t
         better = final_val > best_val
         return jnp.where(better[:, None], th, best_th), jnp.where(better, final_val, best_val), init_val
 
-    theta, value, initial = (np.asarray(x) for x in run(jnp.asarray(theta0, dtype=jnp.float64)))
+    return run
+
+
+def maximise(objective: Callable[..., jax.Array], theta0: np.ndarray, *, args: tuple = (), steps: int = 60, lr: float = 0.05) -> AscentResult:
+    """Adam ascent of `objective(theta, *row_args)` (a scalar) from each row of `theta0`,
+    vmapped over rows (`args` are arrays with one row per start). Non-finite gradients
+    stop that row's updates; the best value seen per row is returned."""
+    run = _ascent(objective, steps, lr)
+    out = run(jnp.asarray(theta0, dtype=jnp.float64), *(jnp.asarray(a) for a in args))
+    theta, value, initial = (np.asarray(x) for x in out)
     value = np.where(np.isfinite(value), value, -np.inf)
     return AscentResult(theta, value, initial, int(np.argmax(value)))
 

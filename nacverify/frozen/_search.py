@@ -17,6 +17,7 @@ number of restarts and chunk size give the same numbers, bit for bit, wherever t
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Callable
@@ -32,6 +33,10 @@ from ..regimes import NAMED_REGIMES, sample_draws
 from ._adversary import _objective, _theta, point_spec
 from ._solve import FrozenErrorRun, run_frozen_error
 from ._specs import RegimeSpec, SolveOptions
+
+#: One surrogate per (family, bound, T, a0, grid) in a process: `maximise` then reuses its compiled
+#: ascent for every chunk of a search (a worker traces and compiles once, not once per chunk).
+_cached_objective = functools.lru_cache(maxsize=32)(_objective)
 
 __all__ = ["SearchChunk", "SearchResult", "search_chunk", "run_search", "MAX_CHUNK", "MAX_STEPS"]
 
@@ -95,7 +100,7 @@ def search_chunk(name: str, bound: str, seed: int, index: int, chunk: int, n: in
     draws = sample_draws(name, seed, start, stop, T=T, a0=a0)
     theta0, fixed = _theta(draws.params, name)
     with float64():
-        res = maximise(_objective(name, bound, T, a0, grid), theta0, args=(fixed,), steps=steps, lr=0.1)
+        res = maximise(_cached_objective(name, bound, float(T), float(a0), grid), theta0, args=(fixed,), steps=steps, lr=0.1)
     count = stop - start
     order = np.lexsort((np.arange(count), -res.value))[:keep]  # best first, ties by restart index
     return SearchChunk(index, count, start + order, res.value[order], res.theta[order], fixed[order],
