@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -40,6 +41,26 @@ def _register_commands() -> None:
 
 
 _register_commands()
+
+_TEARDOWN = {"ignore_sigint": False}
+
+
+def _ignore_sigint_for_the_rest_of_teardown() -> None:
+    """An exit handler, registered when this module is imported, so it runs after the exit
+    handlers of the libraries imported later (Dask, JAX), and before the interpreter's own
+    finalization. From that point on, Python no longer runs signal handlers: it resets each
+    signal with a Python handler to the default action, and a Ctrl-C then would kill the
+    process with -2 (no message), although its work was done and reported. SIGINT is ignored
+    instead, and Python leaves an ignored signal ignored. This applies only after `main` has
+    finished its command (for a command-line run, not for `main(argv)` called from Python)."""
+    if _TEARDOWN["ignore_sigint"]:
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            pass
+
+
+atexit.register(_ignore_sigint_for_the_rest_of_teardown)
 
 
 def _stdout_is_devnull() -> bool:
@@ -90,10 +111,12 @@ def main(argv: list[str] | None = None) -> None:
     # The work is done and reported: a Ctrl-C during teardown (closing a Dask cluster's
     # threads, atexit handlers) ends the process with the run's own exit code, not with a
     # KeyboardInterrupt's -2 and a traceback.
+    # From the exit handlers on, `_ignore_sigint_for_the_rest_of_teardown` takes over.
     try:
         signal.signal(signal.SIGINT, lambda _signum, _frame: _end_now(code))
     except ValueError:  # not the main thread
         pass
+    _TEARDOWN["ignore_sigint"] = True
     sys.exit(code)
 
 

@@ -213,8 +213,10 @@ def test_ctrl_c_on_a_local_cluster_keeps_the_finished_claims_and_leaves_no_worke
     if exe is None:
         pytest.skip("console script not installed")
     out = tmp_path / "r.h5"
-    # tables; numeric: a fast claim, then a slow one (a group runs its claims in id order)
-    only = ["--only", "ltc.table11.1", "--only", "locality.dvs.gap_2_8", "--only", "nac.cor1"]
+    # tables; ltc: a fast claim, then a slow one (a group runs its claims in id order). The slow
+    # one takes about 8 s with a warm compilation cache (nac.cor1, used before, took 1 s warm,
+    # and CI's run sent the signal after it had finished)
+    only = ["--only", "ltc.table11.1", "--only", "ltc.eq24.shapes", "--only", "ltc.s5.adjoint_errors"]
     proc = subprocess.Popen([exe, "check", "--quick", *only, "--jobs", "2", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=tmp_path, start_new_session=True, env={**os.environ, "JAX_PLATFORMS": "cpu"})
     try:
@@ -238,7 +240,7 @@ def test_ctrl_c_on_a_local_cluster_keeps_the_finished_claims_and_leaves_no_worke
                     break
                 seen = max(seen, running)
                 time.sleep(0.02)
-        time.sleep(1.0)  # locality.dvs.gap_2_8 takes milliseconds, nac.cor1 seconds
+        time.sleep(1.0)  # ltc.eq24.shapes takes milliseconds, ltc.s5.adjoint_errors seconds
         os.killpg(proc.pid, signal.SIGINT)
         stdout, stderr = proc.communicate(timeout=120)
     finally:
@@ -250,8 +252,8 @@ def test_ctrl_c_on_a_local_cluster_keeps_the_finished_claims_and_leaves_no_worke
     assert len(errors) == 1 and "interrupted after 2 of 3 claims" in errors[0] and "incomplete" in errors[0], stderr
     data = read_report(out)
     assert data.complete is False and "interrupted" in data.attrs["note"]
-    assert sorted(data.claims) == ["locality.dvs.gap_2_8", "ltc.table11.1"]
-    assert data.claims["locality.dvs.gap_2_8"].verdict == data.claims["locality.dvs.gap_2_8"].expected == "holds"
+    assert sorted(data.claims) == ["ltc.eq24.shapes", "ltc.table11.1"]
+    assert data.claims["ltc.eq24.shapes"].verdict == data.claims["ltc.eq24.shapes"].expected
     gone, alive = psutil.wait_procs(workers, timeout=30)
     assert not alive, alive
 

@@ -6,7 +6,10 @@ outcome does not depend on timing:
 - a KeyboardInterrupt raised inside a finalizer is swallowed by Python ("Exception ignored");
 - the interrupted path ends with os._exit while multiprocessing queues are alive, whose named
   semaphores the resource tracker then reported as leaked;
-- a Ctrl-C during interpreter teardown, after the work was done, ended the process with -2.
+- a Ctrl-C during interpreter teardown, after the work was done, ended the process with -2;
+- a Ctrl-C during the interpreter's finalization, where Python no longer runs signal handlers
+  and resets SIGINT to its default action, killed the process with -2 and no message (seen in
+  CI: the claims were done and reported, then the process died of the signal).
 """
 
 from __future__ import annotations
@@ -79,6 +82,26 @@ def test_a_ctrl_c_during_teardown_keeps_the_runs_exit_code():
     )
     assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
     assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
+
+
+def test_a_ctrl_c_during_the_interpreters_finalization_keeps_the_runs_exit_code():
+    # A module global's finalizer runs while the interpreter tears modules down, after Python
+    # stopped handling signals: the SIGINT it sends stands in for a Ctrl-C arriving then.
+    proc = _run(
+        """
+        import os, signal, sys, time
+        class LateInterrupt:
+            def __del__(self, kill=os.kill, pid=os.getpid(), sig=signal.SIGINT, sleep=time.sleep):
+                kill(pid, sig)
+                sleep(0.2)
+        late = LateInterrupt()
+        sys.argv = ["nacverify", "list", "--only", "nac.thm1.*"]
+        from nacverify.cli.app import main
+        main()
+        """
+    )
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr, proc.stderr
 
 
 def test_semaphores_left_by_killed_local_workers_are_reclaimed_without_a_warning():
