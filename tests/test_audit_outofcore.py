@@ -300,6 +300,44 @@ def test_exact_selection_equals_np_quantile(budget):
     assert selection.request() is None and np.isnan(selection.quantiles()).all()  # as np.quantile
 
 
+def _select(values, budget, parts=5):
+    selection = Selection(False, collect_budget=budget)
+    chunks = np.array_split(values, parts)
+    for part in chunks:
+        acc = Accumulator(False)
+        acc.add(part)
+        selection.absorb(acc.result())
+    selection.start()
+    while (request := selection.request()) is not None:
+        for part in chunks:
+            acc = RefineAccumulator(request)
+            acc.add(part)
+            selection.absorb_refine(acc.result())
+        selection.finish_refine()
+    return selection
+
+
+@pytest.mark.parametrize("values", [np.full(5000, 0.3), np.repeat([-2.5, 0.0, 1.0, 3.0], 1000)], ids=["one value", "four values"])
+def test_a_split_bin_of_one_repeated_value_ends_in_the_pass_that_splits_it(values):
+    # Each first-level bin holds copies of one value (more than the budget of 1): the refine pass
+    # that splits it sees its smallest and largest keys equal, so pass 1 and one refine pass
+    # suffice. Splitting down to 64 key bits (20 -> 36 -> 52 -> 64) took 4 passes.
+    selection = _select(values, budget=1)
+    assert selection.passes == 2
+    np.testing.assert_array_equal(selection.quantiles(), np.quantile(values, QUANTILES))
+
+
+def test_a_bin_with_two_values_is_not_taken_for_one():
+    # both values share their first 20 and their next 16 key bits: the bin is split twice, and its
+    # order statistics are the two values, not the smaller one
+    a = 1.0
+    b = np.nextafter(a, 2.0)
+    values = np.concatenate([np.full(3000, a), np.full(2000, b)])
+    selection = _select(values, budget=1)
+    assert selection.passes > 2
+    np.testing.assert_array_equal(selection.quantiles(), np.quantile(values, QUANTILES))
+
+
 def test_a_failing_claim_computation_is_an_error_verdict_of_that_claim_alone(monkeypatch):
     from nacverify.audit import blocks
 

@@ -13,16 +13,22 @@ array, however the values arrive. Two ways get there:
   Each further pass over the data either *collects* the values of a bin (when few enough to
   hold, `COLLECT_BUDGET` per quantity and pass) or *splits* it by its next 12 to 16 key bits,
   keeping only the sub-bins that hold a needed rank (a trie, `_Trie`). A bin of depth 64
-  is a single value. Counts are integers, so the merged histograms and the selected values
-  do not depend on the chunking or on the order in which chunks finish.
+  is a single value, and so is a split bin all of whose keys are equal (each split also
+  reports, per split bin, one of its keys and whether any other differed): ties end there,
+  not after three more passes. Counts and keys are
+  integers, so the merged histograms and the selected values do not depend on the
+  chunking or on the order in which chunks finish. A refine pass looks only at the values
+  whose first-level bin is still wanted (a 2**20-entry table of flags): the others cost a
+  shift and a look-up.
 
 **Bounded** quantiles (``Selection(exact=False)``) stop after pass 1: each order statistic
 is the middle of its 20-bit bin (`bin_estimates`), within a relative `BOUND` = 2^-9 of the
 exact one, so a quantile is within 2^-9 of the larger magnitude of the two order statistics
 it interpolates; small exports stay exact (keep-all).
 
-Typical costs: one pass for keep-all or bounded; for 10^8 pairs and more, pass 1 plus two or
-three passes of the quantities alone. Memory per quantity: 8 MiB of first-level counts,
+Typical costs: one pass for keep-all or bounded; for larger exports, pass 1 plus two passes
+of the quantities alone (a split, then a collect), more only where a bin of nearly equal
+values stays too large to collect. Memory per quantity: 8 MiB of first-level counts,
 at most 2^20 counts during a split, and `COLLECT_BUDGET` values when collecting.
 
 NaN: ``np.quantile`` returns NaN for every probability when the values hold a NaN, and so
@@ -239,6 +245,19 @@ class _Trie:
                 tables.append((bits, table.reshape(-1), np.concatenate([[0], split_slot + 1]).astype(np.intp)))
         return tables
 
+    def wanted_first_level(self) -> np.ndarray:
+        """Flags over the first level's 2**FIRST_BITS bins, True where a node of the deepest
+        level lies (a key anywhere else locates to -1). Indexed by the IEEE pattern's top
+        FIRST_BITS bits read as a signed integer, as numpy indexes: a negative one from the end."""
+        nodes = np.arange(self.nodes)
+        for _, _, parents, _ in reversed(self.levels[1:]):
+            nodes = np.unique(parents[nodes])
+        bins = self.levels[0][3][nodes]
+        signed = np.where(bins < _HALF, _HALF - 1 - bins, bins) - _HALF  # key order -> the signed top bits (as in `Accumulator`)
+        flags = np.zeros(1 << FIRST_BITS, bool)
+        flags[signed] = True
+        return flags
+
     def locate(self, keys: np.ndarray) -> np.ndarray:
         """The deepest-level node of each key, or -1."""
         if self._tables is None:
@@ -268,20 +287,25 @@ class RefineRequest:
 
 @dataclass
 class RefineResult:
-    """One task's answer: the keys of collected bins (with their leaf) and split counts
-    (flat index split_slot * 2**sub_bits + sub-bin, sparse)."""
+    """One task's answer: the keys of collected bins (with their leaf), split counts
+    (flat index split_slot * 2**sub_bits + sub-bin, sparse), and per split bin whether the task
+    saw a value of it, one key it saw there, and whether another key differed from that one."""
 
     leaves: np.ndarray  # sorted
     keys: np.ndarray
     cells: np.ndarray
     counts: np.ndarray
+    seen: np.ndarray
+    key: np.ndarray
+    varied: np.ndarray
 
 
 class RefineAccumulator:
     """A task's part of a refine pass for one quantity, block by block (`add`), then `result`.
     (A quantity with a NaN never gets here: its quantiles are NaN after pass 1.)
 
-    Every value gets a cell without masking: ``(code + 2) << sub_bits | sub-bin`` with code -2
+    Only the values whose first-level bin is wanted go further (`_Trie.wanted_first_level`).
+    Each of them gets a cell without masking: ``(code + 2) << sub_bits | sub-bin`` with code -2
     outside the bins, -1 in a bin to collect, else the bin's split row; the first two regions
     of the counts are dropped. Only the values to collect are gathered."""
 
@@ -289,7 +313,11 @@ class RefineAccumulator:
         self.request = request
         self.n_split = int(request.split_slot.max(initial=-1)) + 1
         self.codes = np.concatenate([[-2], request.split_slot]).astype(np.int64)  # leaf + 1 -> code
+        self.wanted = request.trie.wanted_first_level()
         self.dense = np.zeros((self.n_split + 2) << request.sub_bits, np.int64) if self.n_split else None
+        self.seen = np.zeros(self.n_split, bool)
+        self.key = np.zeros(self.n_split, np.uint64)
+        self.varied = np.zeros(self.n_split, bool)
         self.leaves: list[np.ndarray] = []
         self.keys: list[np.ndarray] = []
         self._cells: list[np.ndarray] = []
@@ -297,7 +325,11 @@ class RefineAccumulator:
 
     def add(self, values: np.ndarray) -> None:
         request = self.request
-        keys = float_keys(np.asarray(values, dtype=np.float64).reshape(-1))
+        values = np.ascontiguousarray(values, dtype=np.float64).reshape(-1)
+        values = values[self.wanted[values.view(np.int64) >> (64 - FIRST_BITS)]]  # negative bins index from the end
+        if not values.size:
+            return
+        keys = float_keys(values)
         leaf = request.trie.locate(keys)
         code = self.codes[leaf + 1]
         collect = code == -1
@@ -305,6 +337,9 @@ class RefineAccumulator:
             self.leaves.append(leaf[collect])
             self.keys.append(keys[collect])
         if self.n_split:
+            split = code >= 0
+            if split.any():
+                self._note_keys(code[split], keys[split])
             bits = request.sub_bits
             cells = ((keys >> np.uint64(64 - request.trie.depth - bits)) & np.uint64((1 << bits) - 1)).view(np.int64)
             cells += (code + 2) << bits
@@ -312,6 +347,16 @@ class RefineAccumulator:
             self._buffered += cells.size
             if self._buffered >= FLUSH:
                 self._flush()
+
+    def _note_keys(self, slots: np.ndarray, keys: np.ndarray) -> None:
+        """Per split bin: a key seen there (the first block's, any of them) and whether another differs."""
+        new = ~self.seen[slots]
+        if new.any():
+            self.key[slots[new]] = keys[new]
+            self.seen[slots[new]] = True
+        differ = keys != self.key[slots]
+        if differ.any():
+            self.varied[slots[differ]] = True
 
     def _flush(self) -> None:
         if self._cells:
@@ -329,7 +374,7 @@ class RefineAccumulator:
         keys = np.concatenate(self.keys) if self.keys else np.zeros(0, np.uint64)
         small = leaves.astype(np.int16) if self.request.split_slot.size < (1 << 15) else leaves
         order = np.argsort(small, kind="stable")  # grouped by leaf (a radix sort): the driver takes slices
-        return RefineResult(leaves[order], keys[order], cells, counts)
+        return RefineResult(leaves[order], keys[order], cells, counts, self.seen, self.key, self.varied)
 
 
 @dataclass
@@ -361,6 +406,9 @@ class Selection:
     _pending: RefineRequest | None = None
     _collected: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
     _split: np.ndarray | None = None
+    _seen: np.ndarray | None = None
+    _key: np.ndarray | None = None
+    _varied: np.ndarray | None = None
 
     def absorb(self, part: Level1) -> None:
         self.n += part.n
@@ -418,6 +466,7 @@ class Selection:
         self._pending = RefineRequest(self.trie, split_slot, sub_bits)
         self._collected = []
         self._split = np.zeros(n_split << sub_bits, np.int64)
+        self._seen, self._key, self._varied = np.zeros(n_split, bool), np.zeros(n_split, np.uint64), np.zeros(n_split, bool)
         return self._pending
 
     def absorb_refine(self, part: RefineResult) -> None:
@@ -425,6 +474,11 @@ class Selection:
             self._collected.append((part.leaves, part.keys))
         if part.cells.size:
             self._split[part.cells] += part.counts
+        both = self._seen & part.seen
+        self._varied |= part.varied | (both & (self._key != part.key))
+        first = part.seen & ~self._seen
+        self._key[first] = part.key[first]
+        self._seen |= part.seen
 
     def finish_refine(self) -> None:
         """Resolve collected bins, and replace split bins by their sub-bins that hold a rank."""
@@ -449,6 +503,11 @@ class Selection:
             counts = self._split[slot << bits:(slot + 1) << bits]
             if int(counts.sum()) != b.count:
                 raise RuntimeError("a refine pass counted a different number of values: the data changed between passes")
+            if not self._varied[slot]:  # every value of the bin is the same one
+                value = float(key_floats(self._key[slot:slot + 1])[0])
+                for r in b.ranks:
+                    self.stats[r] = value
+                continue
             cum = b.below + np.cumsum(counts)
             where = np.searchsorted(cum, b.ranks, side="right")
             for sub in sorted(set(int(w) for w in where)):
@@ -456,7 +515,7 @@ class Selection:
                                      [r for r, w in zip(b.ranks, where) if w == sub]))
                 parents.append(b.node)
                 subs.append(sub)
-        self._collected, self._split, self.bins = [], None, []
+        self._collected, self._split, self._seen, self._key, self._varied, self.bins = [], None, None, None, None, []
         if not children:
             return
         self.trie.add_level(bits, parents, subs, request.split_slot)
