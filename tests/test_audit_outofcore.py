@@ -267,39 +267,6 @@ def test_row_slabs_cover_the_flat_rows_in_order():
             assert len(slabs) <= 2 * len(lead) - 1
 
 
-@pytest.mark.parametrize("budget", [1, 64, 10**9])
-def test_exact_selection_equals_np_quantile(budget):
-    rng = np.random.default_rng(5)
-    with np.errstate(over="ignore"):
-        wide = np.exp(rng.normal(0, 300, 9000))  # with overflows to inf
-    cases = [rng.normal(size=30011), rng.integers(0, 4, 20000).astype(float), np.full(5000, 0.3), np.array([2.0]),
-             np.concatenate([wide, -rng.exponential(size=900) * 1e-310, [np.inf, -np.inf]])]
-    for values in cases:
-        with np.errstate(invalid="ignore"):  # inf - inf in the interpolation: NaN, in np.quantile as here
-            expected = np.quantile(values, QUANTILES)
-        parts = np.array_split(values, 7)
-        selection = Selection(False, collect_budget=budget)
-        for part in parts:
-            acc = Accumulator(False)
-            acc.add(part)
-            selection.absorb(acc.result())
-        selection.start()
-        while (request := selection.request()) is not None:
-            for part in parts:
-                acc = RefineAccumulator(request)
-                acc.add(part)
-                selection.absorb_refine(acc.result())
-            selection.finish_refine()
-        np.testing.assert_array_equal(selection.quantiles(), expected)
-    with_nan = np.array([1.0, np.nan, 3.0])
-    selection = Selection(False)
-    acc = Accumulator(False)
-    acc.add(with_nan)
-    selection.absorb(acc.result())
-    selection.start()
-    assert selection.request() is None and np.isnan(selection.quantiles()).all()  # as np.quantile
-
-
 def _select(values, budget, parts=5):
     selection = Selection(False, collect_budget=budget)
     chunks = np.array_split(values, parts)
@@ -315,6 +282,26 @@ def _select(values, budget, parts=5):
             selection.absorb_refine(acc.result())
         selection.finish_refine()
     return selection
+
+
+@pytest.mark.parametrize("budget", [1, 64, 10**9])
+def test_exact_selection_equals_np_quantile(budget):
+    rng = np.random.default_rng(5)
+    with np.errstate(over="ignore"):
+        wide = np.exp(rng.normal(0, 300, 9000))  # with overflows to inf
+    cases = [rng.normal(size=30011), rng.integers(0, 4, 20000).astype(float), np.full(5000, 0.3), np.array([2.0]),
+             np.concatenate([wide, -rng.exponential(size=900) * 1e-310, [np.inf, -np.inf]])]
+    for values in cases:
+        with np.errstate(invalid="ignore"):  # inf - inf in the interpolation: NaN, in np.quantile as here
+            expected = np.quantile(values, QUANTILES)
+        np.testing.assert_array_equal(_select(values, budget, parts=7).quantiles(), expected)
+    with_nan = np.array([1.0, np.nan, 3.0])
+    selection = Selection(False)
+    acc = Accumulator(False)
+    acc.add(with_nan)
+    selection.absorb(acc.result())
+    selection.start()
+    assert selection.request() is None and np.isnan(selection.quantiles()).all()  # as np.quantile
 
 
 @pytest.mark.parametrize("values", [np.full(5000, 0.3), np.repeat([-2.5, 0.0, 1.0, 3.0], 1000)], ids=["one value", "four values"])
