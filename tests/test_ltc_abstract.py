@@ -242,3 +242,13 @@ def test_assert_ltc_cell_takes_an_abstract_export():
     bad = entries_for(cell(seed=2), leak=7)
     with pytest.raises(AssertionError, match="audit.ltc.step"):
         assert_ltc_cell(ltc_from_arrays(bad))
+
+
+def test_largest_elapsed_within_is_the_end_of_the_shortest_first_run_within_tolerance():
+    from nacverify.audit.ltc_shared import largest_elapsed_within
+
+    el = np.array([1.0, 3.0, 2.0, 4.0])
+    rel = np.array([0.1, 0.5, 0.2, 0.05])  # shortest first: 1 ok, 2 ok, 3 over: the run ends at 2 (4 is within again, not counted)
+    assert largest_elapsed_within(el, rel, 0.3) == 2.0
+    assert largest_elapsed_within(el, rel, 0.05) == 0.0  # the shortest interval is already over
+    assert largest_elapsed_within(el, rel, 1.0) == 4.0

@@ -35,7 +35,7 @@ from ..claims import Claim, Evidence, Outcome, Verdict
 from ..precision import float64
 from .ltc_format import AbstractLTCExport, LTCExport
 from .ltc_numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference, fused
-from .ltc_shared import LTC_CLAIM_IDS, SEED002, bind_claims, select_steps, step_outcome
+from .ltc_shared import LTC_CLAIM_IDS, SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome
 
 __all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
            "fused_step", "ltc_rhs", "UNFOLD_GRID"]
@@ -307,13 +307,9 @@ def _solver_error(e: LTCExport, tol: float, limit: int, prefetched: Future | Non
     bound = cmp.bound
     by_unfolds = np.array([np.max(cmp.rel[int(u)]) for u in grid])
     over = rel - solver_rel > tol
-    sure_under = rel + solver_rel <= tol
     k = int(np.argmax(rel))
-    flat = int(idx[k])
-    step, b = divmod(flat, e.B)
-    order = np.argsort(el, kind="stable")
-    prefix_ok = np.cumsum(~(rel[order] <= tol)) == 0
-    largest_ok = float(el[order][prefix_ok].max()) if prefix_ok.any() else 0.0
+    step, b = divmod(int(idx[k]), e.B)
+    largest_ok = largest_elapsed_within(el, rel, tol)
     smallest_bad = float(el[over].min()) if over.any() else float("nan")
     enough = [int(u) for u, err in zip(grid, by_unfolds) if err <= tol]
     w = {"step": step, "batch": b, "elapsed": float(el[k]), "relative_error": float(rel[k]), "ode_unfolds": e.ode_unfolds,
@@ -332,24 +328,14 @@ def _solver_error(e: LTCExport, tol: float, limit: int, prefetched: Future | Non
                    "max_relative_error_by_unfolds": by_unfolds, "reference_check_index": chk, "reference_check_error": check_err,
                    "reference_check_estimate": solver_rel[chk]}, scalars, w)
     sample = "" if idx.size == e.T * e.B else f" (checked {idx.size} of {e.T * e.B} steps: the {limit // 2} longest intervals and an even spread)"
-    need = (f"; {scalars['unfolds_needed']} unfolds would meet it" if enough else f"; even {grid[-1]} unfolds would not meet it") + sample
+    need = f"; {scalars['unfolds_needed']} unfolds would meet it" if enough else f"; even {grid[-1]} unfolds would not meet it"
     ref_note = (f"; reference (rtol {REF_RTOL:g}) error <= {bound:.2g}: a re-solve of {chk.size} intervals at rtol "
                 f"{REF_RTOL / CHECK_FACTOR:g} measured at most {np.max(check_err):.2g}")
     if not cmp.estimate_covers.all():
         return Outcome(Verdict.INCONCLUSIVE, f"the reference's measured error exceeds its stated bound on {scalars['estimate_misses']} of "
                        f"{chk.size} re-solved intervals: the reference is not converged{ref_note}", ev)
-    if bound > 0.1 * tol:
-        return Outcome(Verdict.INCONCLUSIVE, f"the reference solve is not accurate enough to judge a tolerance of {tol:g}{ref_note}", ev)
-    if over.any():
-        return Outcome(Verdict.REFUTED, f"the fused solver ({e.ode_unfolds} unfolds) misses the adaptive float64 solution by more than {tol:g} "
-                       f"(relative, per step) at {int(over.sum())} of {idx.size} steps: worst {rel[k]:.3g} at elapsed {el[k]:.4g} "
-                       f"(step {step}); " + (f"elapsed <= {largest_ok:.4g} stays within" if largest_ok > 0 else "even the shortest checked interval does not")
-                       + need + ref_note, ev)
-    if not sure_under.all():
-        return Outcome(Verdict.INCONCLUSIVE, f"worst relative error {rel.max():.3g} is within the solver's own error {bound:.2g} "
-                       f"of the tolerance {tol:g}{sample}{ref_note}", ev)
-    return Outcome(Verdict.HOLDS, f"the fused solver ({e.ode_unfolds} unfolds) stays within {tol:g} of the adaptive float64 solution at every "
-                   f"checked step: worst {rel[k]:.3g} at elapsed {el[k]:.4g}, median {np.median(rel):.3g}{sample}{ref_note}", ev)
+    return solver_error_outcome(e, tol=tol, rows=idx, rel=rel, est=solver_rel, el=el, reference="the adaptive float64 solution",
+                                sample=sample, advice=need, ref_note=ref_note, ev=ev)
 
 
 # ---------------------------------------------------------------------------- claims

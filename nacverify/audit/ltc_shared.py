@@ -13,7 +13,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 
-__all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "bind_claims"]
+__all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "largest_elapsed_within", "solver_error_outcome", "bind_claims"]
 
 SEED002 = "002_02b8eaa764ffef08.txt"
 LTC_CLAIM_IDS = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants", "audit.ltc.solver_error")
@@ -34,6 +34,40 @@ def select_steps(e: Any, limit: int) -> np.ndarray:
     longest = np.argsort(-el, kind="stable")[: limit // 2]
     spread = np.linspace(0, total - 1, limit - longest.size).round().astype(int)
     return np.unique(np.concatenate([longest, spread]))
+
+
+def largest_elapsed_within(el: np.ndarray, rel: np.ndarray, tol: float) -> float:
+    """The longest elapsed time up to which every checked step (shortest first) is within `tol`; 0 if none."""
+    order = np.argsort(el, kind="stable")
+    prefix_ok = np.cumsum(~(rel[order] <= tol)) == 0
+    return float(el[order][prefix_ok].max()) if prefix_ok.any() else 0.0
+
+
+def solver_error_outcome(e: Any, *, tol: float, rows: np.ndarray, rel: np.ndarray, est: np.ndarray, el: np.ndarray, reference: str,
+                         sample: str, advice: str, ref_note: str, ev: Evidence) -> Outcome:
+    """`audit.ltc.solver_error` from the fused solver's relative error `rel` at the checked steps
+    `rows` (flat step x batch indices, elapsed times `el`) against
+    `reference` (the adaptive float64 solution), whose own error is at most `est` per step:
+    inconclusive when the reference cannot resolve `tol`; refuted where rel - est > tol; holds where
+    rel + est <= tol everywhere; inconclusive in between. `advice` (e.g. the unfolds that would do)
+    follows a refutation; `sample` says which steps were checked, `ref_note` how good the reference is."""
+    bound = float(np.max(est))
+    over = rel - est > tol
+    k = int(np.argmax(rel))
+    step, batch = divmod(int(rows[k]), e.B)
+    if bound > 0.1 * tol:
+        return Outcome(Verdict.INCONCLUSIVE, f"the reference solve is not accurate enough to judge a tolerance of {tol:g}{ref_note}", ev)
+    if over.any():
+        largest_ok = largest_elapsed_within(el, rel, tol)
+        return Outcome(Verdict.REFUTED, f"the fused solver ({e.ode_unfolds} unfolds) misses {reference} by more than {tol:g} (relative, per "
+                       f"step) at {int(over.sum())} of {rel.size} steps: worst {rel[k]:.3g} at elapsed {el[k]:.4g} (step {step}, batch {batch}); "
+                       + (f"elapsed <= {largest_ok:.4g} stays within" if largest_ok > 0 else "even the shortest checked interval does not")
+                       + advice + sample + ref_note, ev)
+    if not (rel + est <= tol).all():
+        return Outcome(Verdict.INCONCLUSIVE, f"worst relative error {rel.max():.3g} is within the reference's own error {bound:.2g} "
+                       f"of the tolerance {tol:g}{sample}{ref_note}", ev)
+    return Outcome(Verdict.HOLDS, f"the fused solver ({e.ode_unfolds} unfolds) stays within {tol:g} of {reference} at every checked step: "
+                   f"worst {rel[k]:.3g} at elapsed {el[k]:.4g}, median {np.median(rel):.3g}{sample}{ref_note}", ev)
 
 
 def step_outcome(e: Any, sw: Any, rule: str, constants: dict) -> Outcome:
