@@ -206,16 +206,30 @@ def verdict_table(results: Iterable[Result], title: str | None = None, extra: di
     return table
 
 
+GATE_LINES = 10  # differing claims named one per line under the gate line; the rest are counted
+REASON_CHARS = 160  # the start of each differing claim's message, its short reason
+
+
+def gate_reason(result: Result) -> str:
+    """One line naming a differing claim, its verdict against the expected one, and the start of its message."""
+    msg = " ".join(result.outcome.message.split())
+    short = msg if len(msg) <= REASON_CHARS else msg[: REASON_CHARS - 3].rstrip() + "..."
+    return f"  {result.claim.id}: {result.verdict.value}, expected {result.claim.expected.value}: {short}"
+
+
 def gate_exit(results: list[Result], gate: bool) -> int:
-    """Exit code per ARCHITECTURE: 1 when gating and any verdict differs from expected."""
+    """Exit code per ARCHITECTURE: 1 when gating and any verdict differs from expected. The gate line
+    names each differing claim (up to `GATE_LINES`) with its short reason, so a CI log says why."""
     unexpected = [r for r in results if not r.as_expected]
     if unexpected:
-        names = ", ".join(f"{r.claim.id} ({r.verdict.value}, expected {r.claim.expected.value})" for r in unexpected[:5])
-        more = f" and {len(unexpected) - 5} more" if len(unexpected) > 5 else ""
+        head = (f"gate: {len(unexpected)} verdict(s) differ from expected" if gate
+                else f"note: {len(unexpected)} verdict(s) differ from expected (--no-gate)")
+        lines = [head + ":"] + [gate_reason(r) for r in unexpected[:GATE_LINES]]
+        if len(unexpected) > GATE_LINES:
+            lines.append(f"  and {len(unexpected) - GATE_LINES} more (see the report)")
+        err_console.print("\n".join(lines), markup=False, soft_wrap=True)
         if gate:
-            err_console.print(f"gate: {len(unexpected)} verdict(s) differ from expected: {names}{more}", markup=False)
             return EXIT_GATE
-        err_console.print(f"note: {len(unexpected)} verdict(s) differ from expected (--no-gate): {names}{more}", markup=False)
     return EXIT_OK
 
 

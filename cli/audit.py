@@ -68,7 +68,7 @@ def _write_golden(path: Path, mode: str, force: bool) -> Path:
 
     ref = find_reference_dir()
     if ref is None:
-        raise BadInput(f"no {REFERENCE_FILE}: set NACVERIFY_REFERENCE to it (or its folder), or run beside shared/reference")
+        raise BadInput(f"no {REFERENCE_FILE} where NACVERIFY_REFERENCE points; unset it to use the copy shipped with the package")
     with np.load(ref / REFERENCE_FILE) as archive:
         written = write_export(golden_gate_entries(archive, mode), path, overwrite=force)
     console.print(f"export: {written} (the public TF layer's gates, mode {mode}, from {ref / REFERENCE_FILE})", markup=False)
@@ -89,7 +89,7 @@ def audit(
     chunk_pairs: Annotated[Optional[int], typer.Option("--chunk-pairs", help="Pairs per chunk (task), rounded down to whole rows (default: about 32 MiB of the stored arrays); results do not depend on it.", rich_help_panel=LARGE)] = None,
     quantiles: Annotated[Quantiles, typer.Option("--quantiles", help="Evidence quantiles: exact (extra passes over exports above 2^20 pairs) or bounded (one pass; within a relative 2^-9).", rich_help_panel=LARGE)] = Quantiles("exact"),
     export_model: Annotated[Optional[Path], typer.Option("--export-model", help="Write the JAX NAC model's gate export to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
-    export_golden: Annotated[Optional[Path], typer.Option("--export-golden", help="Write the public TF layer's own gates in --mode, read from its golden file (NACVERIFY_REFERENCE or ../shared/reference/public_tf_nac_golden.npz), to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
+    export_golden: Annotated[Optional[Path], typer.Option("--export-golden", help="Write the public TF layer's own gates in --mode, read from its golden file (shipped with the package; NACVERIFY_REFERENCE overrides), to this .npz/.h5 file, then audit it.", rich_help_panel=MODEL)] = None,
     backbone: Annotated[Backbone, typer.Option(help="NCP backbone of the gates (fc: the dense ablation).", rich_help_panel=MODEL)] = Backbone("circuit"),
     head: Annotated[Head, typer.Option(help="Gate heads: one shared output or two (split).", rich_help_panel=MODEL)] = Head("shared"),
     mode: Annotated[Mode, typer.Option(help="How the logits are computed from the gates.", rich_help_panel=MODEL)] = Mode("exact"),

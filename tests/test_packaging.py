@@ -79,3 +79,19 @@ def test_wheel_cli_loads_the_whole_claim_catalog(installed_wheel):
     site, work = installed_wheel
     proc = _run(site, work, "from nacverify.cli.app import main; main(['list', '--only', 'nac.cor1'])")
     assert proc.returncode == 0 and "nac.cor1" in proc.stdout, proc.stderr[-2000:]
+
+
+def test_wheel_passes_the_quick_gate_from_an_empty_folder(installed_wheel):
+    """Issue 22: from a wheel, in a folder with no shared/ anywhere above it, `check --quick --gate`
+    exits 0; the parity claim reads the golden file the wheel ships and holds."""
+    import h5py
+
+    site, work = installed_wheel
+    assert not (work.parent / "shared").exists() and not (work / ".." / ".." / "shared").exists()
+    env_code = "import os; os.environ.pop('NACVERIFY_REFERENCE', None); os.environ.pop('NACVERIFY_SEEDS', None)\n"
+    proc = _run(site, work, env_code + "from nacverify.cli.app import main; main(['check', '--quick', '--gate', '--jobs', '1', '--out', 'gate.h5'])")
+    assert proc.returncode == 0, (proc.stdout[-3000:], proc.stderr[-3000:])
+    with h5py.File(work / "gate.h5", "r") as f:
+        parity = f["claims/nac.model.reference_parity"]
+        assert parity.attrs["verdict"] == "holds", parity.attrs["message"]
+        assert parity["scalars"].attrs["fixture"].startswith(str(site)), parity["scalars"].attrs["fixture"]

@@ -22,9 +22,11 @@ iteration (Algorithm 1, full matrices), and is shared by all claims.
   ranges imply, $1/(1 + (K-1)e^{L-U})$ for logits in $[L, U]$; in exact mode
   $0 < a < \phi\,t_{pseudo} < 1$, so no parameters make a weight exceed $e/(e + K - 1)$.
 * ``nac.model.reference_parity`` (issue 12): the ``reference`` variant, loaded with the public
-  TF layer's weights from shared/reference/public_tf_nac_golden.npz, reproduces that layer's
+  TF layer's weights from the golden file shipped with the package (nacverify/data/reference,
+  a copy of shared/reference/public_tf_nac_golden.npz), reproduces that layer's
   float32 intermediates and outputs in all three modes within a derived rounding tolerance
-  (float32, not float64; see the section "reference parity" below); inconclusive without the file.
+  (float32, not float64; see the section "reference parity" below); inconclusive only when
+  ``NACVERIFY_REFERENCE`` points to no golden file.
 """
 
 from __future__ import annotations
@@ -357,18 +359,24 @@ F64_SLACK = 2.0**-20  # the float64 evaluation of v: every op errs by < 2^-29 ti
 
 
 def find_reference_dir() -> Path | None:
-    """``$NACVERIFY_REFERENCE`` (the directory or the golden file itself), else ``../shared/reference``
-    from the working directory or from the source tree; None when none holds the golden file."""
+    """Where the golden file is read from: ``$NACVERIFY_REFERENCE`` (the directory or the golden
+    file itself) when it is set, else the copy shipped with the package
+    (``nacverify/data/reference``; the numbers of shared/reference, byte for byte). None when the
+    override names no golden file: an override that points nowhere is not silently replaced."""
     env = os.environ.get("NACVERIFY_REFERENCE")
-    candidates = []
     if env:
         p = Path(env)
-        candidates.append(p.parent if p.suffix == ".npz" else p)
-    candidates += [Path.cwd() / ".." / "shared" / "reference", Path(__file__).resolve().parents[3] / "shared" / "reference"]
-    for c in candidates:
-        if (c / REFERENCE_FILE).is_file():
-            return c.resolve()
-    return None
+        candidate = p.parent if p.suffix == ".npz" else p
+    else:
+        candidate = shipped_reference_dir()
+    return candidate.resolve() if (candidate / REFERENCE_FILE).is_file() else None
+
+
+def shipped_reference_dir() -> Path:
+    """The package's own copy of shared/reference's golden file (package data of ``nacverify.data``)."""
+    from importlib import resources
+
+    return Path(str(resources.files("nacverify.data").joinpath("reference")))
 
 
 class _Enc:
@@ -683,9 +691,9 @@ def _reference_parity(ctx: CheckContext) -> Outcome:
     if ref is None:
         return Outcome(
             Verdict.INCONCLUSIVE,
-            f"golden file {REFERENCE_FILE} not found: set NACVERIFY_REFERENCE, or run from a checkout next to shared/reference "
-            "(an installed copy carries no fixture)",
-            Evidence({}, {"searched": "$NACVERIFY_REFERENCE, ../shared/reference (cwd), <source tree>/../shared/reference"}),
+            f"golden file {REFERENCE_FILE} not found where NACVERIFY_REFERENCE={os.environ.get('NACVERIFY_REFERENCE', '')!r} "
+            "points (unset it to use the copy shipped with the package)",
+            Evidence({}, {"searched": os.environ.get("NACVERIFY_REFERENCE", str(shipped_reference_dir()))}),
         )
     with np.load(ref / REFERENCE_FILE, allow_pickle=False) as z:
         archive = {k: z[k] for k in z.files}
@@ -783,7 +791,7 @@ def model_claims() -> list[Claim]:
             f"{E_FN} ulps per exp/log1p/logistic), indices identical unless two scores tie within rounding",
             "the golden input (batch 2, T 24, d_model 16, 2 heads, topk 8, other arguments at the public defaults, every "
             "trainable weight 0.5 N(0, 1), t = 1); float32 on CPU; elementary functions of TF (Eigen) and XLA within "
-            f"{E_FN} ulps; needs the golden file (NACVERIFY_REFERENCE or ../shared/reference)",
+            f"{E_FN} ulps; the golden file shipped with the package (or NACVERIFY_REFERENCE)",
             Verdict.HOLDS,
             "measured on every run (the message and the evidence's max_ulps table hold this CPU's figures); the ulps depend on the CPU, "
             "since XLA's float32 dot adds in an order set by the vector width, which TF's need not share. On an AVX-512 AMD EPYC of "
@@ -791,8 +799,8 @@ def model_claims() -> list[Claim]:
             "near-zero entries, t_pseudo 30 (the 16-term pair sum added in another order, with cancellation), exact-mode logits "
             "721 where omega*t is small and 1 - exp(-omega t) cancels (one ulp of exp), attention 4, outputs up to 22784 ulps where "
             "a sum cancels; worst 0.19 of the derived tolerance; no score ties (another CPU of this workplace gave q, k, v bit for "
-            "bit op by op). CI runs next to shared/reference, where the fixture exists. Without it (an installed copy) the check is inconclusive "
-            "and says so, which fails the gate on purpose: the parity is then unproven",
+            "bit op by op). The golden file ships with the package, so a wheel or a clone without shared/ checks it too; only a "
+            "NACVERIFY_REFERENCE that names no golden file makes the check inconclusive, which fails the gate on purpose: the parity is then unproven",
             _reference_parity,
             "model",
             Kind.IMPLEMENTATION,
