@@ -127,6 +127,11 @@ class Claim:
     statement it is (`Kind`); a ``reading`` claim names its interpretation in `reading`,
     which `evaluate` also puts into the message and the evidence. The ledger
     (`nacverify.ledger`) links each claim to the document's own words.
+
+    `threshold` names a number, quantifier or strictness that is ours, not the document's, on
+    which the verdict turns (a tolerance, a coverage fraction, "every row", strict rather than
+    non-strict); such a claim reports where its verdict flips (the evidence scalar ``flips_at``),
+    and its refutation never makes its ledger item an ``error`` finding (`nacverify.findings`).
     """
 
     id: str
@@ -139,6 +144,7 @@ class Claim:
     group: str = "misc"
     kind: Kind | None = None
     reading: str = ""
+    threshold: str = ""
 
 
 @dataclass(frozen=True)

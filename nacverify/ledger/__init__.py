@@ -17,6 +17,15 @@ and exactly one of
 - ``not_checkable``: ``{reason: CATEGORY, why: "..."}`` with CATEGORY from `NOT_CHECKABLE`;
 - ``missing``: what a check would have to do (checkable, but no claim checks it yet).
 
+An item with claims may also give
+
+- ``charitable``: the id of the claim (one of its ``claims``) that checks the most charitable
+  plausible reading, the one a careful author would defend; required when any of its
+  ``as-printed`` or ``reading`` claims is expected ``refuted`` (`nacverify.findings`);
+- ``defense``: that reading in words, and why it fails, or that it holds;
+- ``twin``: ``DOC:ITEM``, the same statement in the other version of the paper (000 and 001
+  state many things twice); twins name each other and are checked the same way.
+
 The ledger is data a scientist reviews without reading code; `coverage` counts it.
 """
 

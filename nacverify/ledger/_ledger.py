@@ -62,6 +62,9 @@ class LedgerItem:
     claims: tuple[str, ...] = ()
     not_checkable: Mapping[str, str] | None = None
     missing: str | None = None
+    charitable: str | None = None
+    defense: str = ""
+    twin: str | None = None
 
     @property
     def key(self) -> str:
@@ -110,6 +113,9 @@ def _parse(doc: str, text: str) -> DocumentLedger:
                 claims=tuple(raw.get("claims") or ()),
                 not_checkable=dict(nc) if isinstance(nc, dict) else ({"reason": str(nc), "why": ""} if nc else None),
                 missing=raw.get("missing"),
+                charitable=raw.get("charitable"),
+                defense=" ".join(str(raw.get("defense") or "").split()),
+                twin=raw.get("twin"),
             )
         )
     return DocumentLedger(doc, str(data.get("document", SEED_FILES.get(doc, ""))), str(data.get("title", "")), tuple(items))
@@ -162,6 +168,17 @@ def validate(ledgers: Mapping[str, DocumentLedger], claim_ids: Iterable[str]) ->
                     problems.append(f"{where}: not_checkable reason {reason!r} is not one of {sorted(NOT_CHECKABLE)}")
                 if not str(it.not_checkable.get("why", "")).strip():
                     problems.append(f"{where}: not_checkable needs a 'why'")
+            if it.charitable is not None and it.charitable not in it.claims:
+                problems.append(f"{where}: charitable reading {it.charitable!r} is not one of the item's claims")
+            if it.charitable is not None and not it.defense:
+                problems.append(f"{where}: names a charitable reading but gives no defense")
+            if it.twin is not None:
+                tdoc, _, titem = str(it.twin).partition(":")
+                twin = next((t for t in ledgers[tdoc].items if t.item == titem), None) if tdoc in ledgers else None
+                if tdoc in ledgers and twin is None:
+                    problems.append(f"{where}: twin {it.twin!r} is no ledger item")
+                elif twin is not None and twin.twin != it.key:
+                    problems.append(f"{where}: twin {it.twin!r} does not name this item back")
             for cid in it.claims:
                 named.add(cid)
                 if cid not in known:
