@@ -30,6 +30,8 @@ import typer
 
 from nacverify.errors import BadInput, EnvironmentProblem
 
+from ._devices import worker_env
+
 SCHEDULER_ENV = "NACVERIFY_SCHEDULER"
 
 #: Seconds to wait for a --scheduler to answer before giving up (exit 3).
@@ -107,7 +109,8 @@ def _connect(scheduler: str, timeout: float) -> Any:
 
 def _start_local(jobs: int, warm_catalog: bool = False) -> tuple[Any, list[Any]]:
     """A loopback cluster of `jobs` worker processes, one thread each (and, when the machine has
-    cores enough, one core each: `_pin_workers`), no dashboards, no
+    cores enough, one core each: `_pin_workers`), on the CPU with no accelerator memory preallocated
+    (`_devices.worker_env`), no dashboards, no
     memory limit (as in a serial run), each preloading `_worker_setup.py` (Ctrl-C ignored; with
     `warm_catalog`, the claim catalog loaded in the background). Returns it and its worker
     processes (`psutil.Process`)."""
@@ -125,7 +128,7 @@ def _start_local(jobs: int, warm_catalog: bool = False) -> tuple[Any, list[Any]]
         memory_limit=0,
         silence_logs=logging.CRITICAL,
         preload=[str(Path(__file__).with_name("_worker_setup.py"))],
-        env={WARM_CATALOG_ENV: "1" if warm_catalog else "", PIN_ENV: "1" if _pin_workers(jobs) else ""},
+        env={WARM_CATALOG_ENV: "1" if warm_catalog else "", PIN_ENV: "1" if _pin_workers(jobs) else "", **worker_env()},
     )
     procs: list[Any] = []
     try:

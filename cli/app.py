@@ -7,11 +7,15 @@ import os
 import signal
 import sys
 
-import typer
+from ._devices import prepare_process
 
-from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, err_console, one_line
-from .list_cmd import list_claims
-from .report_cmd import report_app
+prepare_process(sys.argv[1:])  # before anything imports JAX: the device of this command (cli/_devices.py)
+
+import typer  # noqa: E402
+
+from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, err_console, one_line  # noqa: E402
+from .list_cmd import list_claims  # noqa: E402
+from .report_cmd import report_app  # noqa: E402
 
 app = typer.Typer(
     name="nacverify",
@@ -77,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     Typer may vendor its own click, so click's exceptions are recognised by their
     interface (`exit_code`, `format_message`) rather than by class."""
     INTERRUPTED["seen"] = False
+    if argv is not None:
+        prepare_process(list(argv))
     try:
         code = app(args=argv, standalone_mode=False)
     except typer.Exit as exc:

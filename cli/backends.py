@@ -17,7 +17,8 @@ from ._common import console, guarded
 def backends(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also list every place searched for Julia.")] = False,
 ) -> None:
-    """List the ODE backends (diffrax, scipy, mpmath, julia): available or not, version, reason. Imports no Julia."""
+    """List the ODE backends (diffrax, scipy, mpmath, julia): available or not, version, reason; then the devices JAX
+    sees and which parts of nacverify run on which. Imports no Julia."""
     table = Table(title="ODE backends")
     for col in ("backend", "available", "version", "methods", "reason"):
         table.add_column(col, no_wrap=col in ("backend", "available"), overflow="fold")
@@ -26,6 +27,14 @@ def backends(
         mark = "[green]yes[/]" if s.available else "[red]no[/]"
         table.add_row(s.name, mark, escape(s.version or "-"), ", ".join(s.methods), escape(s.reason))
     console.print(table)
+    from ._devices import device_table
+
+    devices = Table(title="devices (cli/_devices.py)")
+    for col in ("part", "runs on"):
+        devices.add_column(col, overflow="fold")
+    for part, where in device_table():
+        devices.add_row(escape(part), escape(where))
+    console.print(devices)
     if verbose:
         for s in statuses:
             for key, value in s.details.items():

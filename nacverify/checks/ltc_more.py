@@ -256,9 +256,9 @@ def _lstm_step(params, x, c, I):
 
 
 def _flops(fn, *args) -> float:
-    cost = jax.jit(fn).lower(*args).compile().cost_analysis()
-    cost = cost[0] if isinstance(cost, list) else cost
-    return float(cost["flops"])
+    from ..xla_cost import cpu_flops
+
+    return cpu_flops(fn, *args, compiled=True)  # compiled for the CPU whatever the device (nacverify.xla_cost)
 
 
 def _lstm_data(quick: bool = False):
