@@ -67,9 +67,11 @@ def test_state_bounds_and_positivity_by_hand():
     assert r["audit.ltc.positivity"].verdict.value == "refuted"
     assert r["audit.ltc.positivity"].outcome.evidence.witness["value_used"] == -0.3
     assert r["audit.ltc.step"].verdict.value == "holds"  # the step itself is still the fused update
-    # tau_sys = 0.5/(0.2 - 0.15 + 0.125) = 2.857 > tau_max = 0.5/0.2 = 2.5: eq. 10 fails
-    assert r["audit.ltc.time_constants"].verdict.value == "refuted"
-    assert r["audit.ltc.time_constants"].outcome.evidence.witness["tau_sys"] == pytest.approx(0.5 / 0.175, rel=1e-14)
+    # tau_sys = 0.5/(0.2 - 0.15 + 0.125) = 2.857 > tau_max = 0.5/0.2 = 2.5, but w < 0 is outside eq. 10's premises:
+    # that is positivity's finding, not a second refutation (issue 21, item 6)
+    tc = r["audit.ltc.time_constants"]
+    assert tc.verdict.value == "inapplicable" and "positivity" in tc.outcome.message and "no decay" not in tc.outcome.message
+    assert tc.outcome.evidence.scalars["units_outside_premises"] == 1
 
 
 def test_solver_error_against_the_leak_closed_form():
@@ -83,6 +85,77 @@ def test_solver_error_against_the_leak_closed_form():
     assert r.verdict.value == ("refuted" if rel > 1e-2 else "holds")
     assert r.verdict.value == "refuted"  # by hand: fused 1/(1 + 2)^2 decay factor vs e^-4: rel error 1.07
     assert r.outcome.evidence.arrays["max_relative_error_by_unfolds"][-1] < 1e-2  # 96 unfolds are enough
+
+
+def test_zero_cm_is_eq10s_degenerate_interval_not_no_decay():
+    """cm = 0 (what apply_weight_constraints' ReLU leaves): by hand, cm_t = 0 and the fused step is
+    (0.2 (-0.2) + 0.25 - 0.125) / (0.2 + 0.25 + 0.125) = 0.085 / 0.575; tau_sys = 0/0.575 = 0 and eq. 10's
+    interval is [0/0.95, 0/0.2] = [0, 0]."""
+    entries, v = one_neuron(cm=0.0)
+    assert v == pytest.approx(0.085 / 0.575, rel=1e-15)
+    r = verdicts(ltc_from_arrays(entries), ids=("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.time_constants", "audit.ltc.solver_error"))
+    assert r["audit.ltc.step"].verdict.value == "holds"
+    assert r["audit.ltc.positivity"].verdict.value == "refuted"  # cm > 0 fails: reported once, there
+    tc = r["audit.ltc.time_constants"]
+    assert tc.verdict.value == "holds", tc.outcome.message
+    assert tc.outcome.evidence.scalars["min_tau_sys"] == 0.0 and "no decay" not in tc.outcome.message
+    se = r["audit.ltc.solver_error"]
+    assert se.verdict.value == "inapplicable" and "algebraic" in se.outcome.message
+
+
+def test_negative_cm_solver_error_is_inapplicable_though_the_ode_has_a_solution():
+    """cm = -0.5, w = sw = 0: C v' = g (vleak - v) has the forward solution vleak + (v0 - vleak) e^{+0.4 t}
+    (it grows: g/C = -0.4); the fused denominator cm/dt + g = -1 + 0.2 is negative. Inapplicable, and the
+    message must not claim that no forward solution exists."""
+    entries, _ = one_neuron(w=0.0, sw=0.0, cm=-0.5)
+    r = verdicts(ltc_from_arrays(entries), ids=("audit.ltc.solver_error", "audit.ltc.time_constants"))
+    se = r["audit.ltc.solver_error"]
+    assert se.verdict.value == "inapplicable"
+    assert "still has a forward solution" in se.outcome.message and "no forward solution" not in se.outcome.message
+    assert r["audit.ltc.time_constants"].verdict.value == "inapplicable"
+
+
+def test_solver_error_without_tol_is_a_measurement():
+    """Seed 002 gives the fused solver no tolerance: without --tol the error is measured. Leak only
+    (w = sw = 0, cm 0.5, g 2, elapsed 1): u unfolds multiply v - vleak by (1 + 4/u)^-u, the ODE by e^-4."""
+    cm, g, h, L = 0.5, 2.0, 1.0, 2
+    entries, v_fused = one_neuron(w=0.0, sw=0.0, cm=cm, gleak=g, unfolds=L, elapsed=h)
+    exact = -0.2 + 0.3 * math.exp(-4.0)
+    r = verdicts(ltc_from_arrays(entries), ids=("audit.ltc.solver_error",))["audit.ltc.solver_error"]
+    assert r.verdict.value == "holds" and r.outcome.message.startswith("measured, not judged")
+    scale = max(abs(exact), 0.1)  # max(|v_ode|, |v0|) = |-0.2 + 0.3 e^-4|
+    rel = abs(v_fused - exact) / scale
+    ev = r.outcome.evidence
+    assert ev.arrays["relative_error"][0] == pytest.approx(rel, rel=1e-6)
+    # where the verdict would flip: --tol below rel (minus the reference's error, <= 1e-6 here) refutes
+    assert ev.scalars["refuted_below_tolerance"] == pytest.approx(rel, rel=1e-5)
+    grid = (1, 2, 3, 6, 12, 24, 48, 96)
+    by_hand = {u: 0.3 * abs((1 + 4 / u) ** -u - math.exp(-4.0)) / scale for u in grid}
+    for tol, need in zip(ev.arrays["example_tolerances"], ev.arrays["unfolds_needed_for_example_tolerance"]):
+        enough = [u for u in grid if by_hand[u] <= tol]
+        assert need == (enough[0] if enough else -1), (tol, by_hand)
+    gated = verdicts(ltc_from_arrays(entries), ids=("audit.ltc.solver_error",), tol=1e-2)["audit.ltc.solver_error"]
+    assert gated.verdict.value == "refuted"  # the user's tolerance gates
+
+
+def test_step_tolerance_carries_rounding_through_the_unfolds():
+    """A cell trained without constraints (cm < 0 on some units), run by ncps in float32: ncps's own
+    eager calls reproduce the export bit for bit, so `audit.ltc.step` must hold. Where cm_t + G + sum g
+    comes near 0, |cm_t / den| amplifies each unfold's float32 rounding in the next; a tolerance that only
+    adds up the unfolds' roundings refuted this run (4 values, up to 3.9 x that tolerance)."""
+    from nacverify.audit.ltc_export import ncps_cell_entries, random_ncps_run
+
+    cell, x, el = random_ncps_run(units=16, inputs=4, steps=100, seed=0, wiring="fc", train_steps=200, constraints="none")
+    assert float(cell._params["cm"].detach().min()) < 0
+    entries = ncps_cell_entries(cell, x, el)
+    h, states = torch.zeros(1, 16), [np.zeros((1, 16), np.float32)]
+    with torch.no_grad():
+        for k in range(x.shape[0]):
+            _, h = cell(torch.as_tensor(x[k]), h, float(el[k]))
+            states.append(h.numpy().copy())
+    assert np.array_equal(np.stack(states), entries["states"])  # ncps's own computation, bit for bit
+    r = verdicts(ltc_from_arrays(entries), ids=("audit.ltc.step",))["audit.ltc.step"]
+    assert r.verdict.value == "holds", r.outcome.message
 
 
 def _cell(wiring, implicit, seed=0, n_in=3):

@@ -72,6 +72,35 @@ def test_trained_without_constraints_end_to_end(tmp_path, wiring, units):
         assert claims["audit.ltc.solver_error"].verdict == "inapplicable"
 
 
+@pytest.mark.parametrize("wiring", ["fc", "autoncp"])
+def test_default_ncps_ltc_audits_clean_and_tol_gates(tmp_path, wiring):
+    """Issue 21 item 6: seed 002 gives no solver tolerance, so a default ncps LTC (irregular elapsed
+    0.1 ... 10, 6 unfolds) audits clean; its error is measured. With --tol below the measured error the
+    user's tolerance gates."""
+    export, out = tmp_path / "d.npz", tmp_path / "r.h5"
+    res = audit_ltc("--export-ncps", export, "--wiring", wiring, "--out", out)
+    assert res.exit_code == 0, res.output + res.stderr
+    claims = read_report(out).claims
+    assert {c.verdict for c in claims.values()} == {"holds"}
+    assert claims["audit.ltc.solver_error"].message.startswith("measured, not judged")
+    res = audit_ltc(export, "--tol", "1e-3", "--out", tmp_path / "g.h5")
+    assert res.exit_code == 1 and read_report(tmp_path / "g.h5").claims["audit.ltc.solver_error"].verdict == "refuted"
+
+
+def test_none_trained_cell_is_refuted_on_positivity_and_bounds_only(tmp_path):
+    """16 units, 200 unclipped steps: cm < 0 on some units (read off the file). Positivity and eq. 13 are
+    refuted; eq. 10 and the solver comparison are outside their premises (inapplicable), and the step
+    (ncps's own fused update) holds."""
+    export, out = tmp_path / "n.npz", tmp_path / "r.h5"
+    res = audit_ltc("--export-ncps", export, "--train-steps", 200, "--constraints", "none", "--out", out)
+    assert res.exit_code == 1
+    with np.load(export) as f:
+        assert float(f["cm"].min()) < 0
+    verdicts = {cid: c.verdict for cid, c in read_report(out).claims.items()}
+    assert verdicts == {"audit.ltc.step": "holds", "audit.ltc.positivity": "refuted", "audit.ltc.state_bounds": "refuted",
+                        "audit.ltc.time_constants": "inapplicable", "audit.ltc.solver_error": "inapplicable"}
+
+
 def test_unknown_constraints_and_wiring_are_one_line_errors(tmp_path):
     for args, needle in [(("--constraints", "soft"), "unknown constraints"), (("--wiring", "ring"), "unknown wiring"),
                          (("--train-steps", -1), "--train-steps")]:

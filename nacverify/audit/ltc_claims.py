@@ -35,12 +35,14 @@ from ..claims import Claim, Evidence, Outcome, Verdict
 from ..precision import float64
 from .ltc_format import AbstractLTCExport, LTCExport
 from .ltc_numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference, fused
-from .ltc_shared import LTC_CLAIM_IDS, SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome
+from .ltc_shared import (LTC_CLAIM_IDS, SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome,
+                         unfolds_needed)
 
 __all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
            "fused_step", "ltc_rhs", "UNFOLD_GRID"]
 
-DEFAULT_SOLVER_TOL = 1e-2
+DEFAULT_SOLVER_TOL: float | None = None  # seed 002 gives its fused solver no tolerance: without --tol the error is measured, not judged
+DEFAULT_REPORT_TOL = 1e-2  # without --tol: the tolerance of the evidence's 'largest elapsed within' and 'unfolds needed' figures only
 DEFAULT_SOLVER_STEPS = 256  # IVPs solved by diffrax: the longest intervals first, then evenly spread steps
 REF_RTOL, REF_ATOL = 1e-8, 1e-10  # the reference solves (diffrax Tsit5, PIDController)
 ESTIMATE_FLOOR = 10  # the reference's error: 10 x REF_RTOL (+ rounding), tested on CHECK_LANES intervals (the longest,
@@ -73,8 +75,9 @@ class _Cell(CellArrays):
 
 def fused_step(cell: _Cell, v, I, elapsed, unfolds: int, *, with_scale: bool = False, xp=np):
     """The fused update (module docstring) in float64: v (S, N), I (S, M), elapsed (S,).
-    With `with_scale`, also the sum over unfolds of each unfold's rounding magnitude
-    (|numerator terms| + |v_new| |denominator terms|) / |denominator|, per (S, N)."""
+    With `with_scale`, also each unfold's rounding magnitude m_u = (|numerator terms| + |v_new|
+    |denominator terms|) / |denominator| carried through the later unfolds to first order,
+    E_{u+1} = |J_u| E_u + m_u (J_u = d v_new / d v, ltc_numerics.fused), per (S, N)."""
     gs = cell.sensory(I, xp)
     num_s, den_s = xp.sum(gs * cell.serev, axis=-2), xp.sum(gs, axis=-2)
     abs_s, absden_s = xp.sum(xp.abs(gs * cell.serev), axis=-2), xp.sum(xp.abs(gs), axis=-2)
@@ -88,7 +91,10 @@ def fused_step(cell: _Cell, v, I, elapsed, unfolds: int, *, with_scale: bool = F
         if with_scale:
             abs_num = xp.abs(cm_t * v) + xp.abs(cell.gleak * cell.vleak) + xp.sum(xp.abs(g * cell.erev), axis=-2) + abs_s
             abs_den = xp.abs(cm_t) + xp.abs(cell.gleak) + xp.sum(xp.abs(g), axis=-2) + absden_s + cell.epsilon
-            scale = scale + (abs_num + xp.abs(v_new) * abs_den) / xp.abs(den)
+            s = _sig(cell.sigma * (v[..., :, None] - cell.mu), xp)  # (S, j, i): g = w s
+            slope = xp.abs(cell.w * cell.sigma) * s * (1.0 - s) * xp.abs(cell.erev - v_new[..., None, :])
+            carried = (xp.abs(cm_t) * scale + xp.sum(slope * scale[..., :, None], axis=-2)) / xp.abs(den)
+            scale = carried + (abs_num + xp.abs(v_new) * abs_den) / xp.abs(den)
         v = v_new
     return (v, scale) if with_scale else v
 
@@ -145,8 +151,8 @@ def _sweep(e: LTCExport, progress: Callable[[int], None] | None = None) -> _Pass
 
 # ---------------------------------------------------------------------------- checks
 def _step(e: LTCExport, sw: _Pass) -> Outcome:
-    rule = (f"tolerance {STEP_SAFETY} (N + M + 8) eps sum_u |terms_u|/|den_u| + 2 eps |v|, eps = {e.dtype_eps:.3g} (the export's dtype), "
-            f"{e.ode_unfolds} unfolds")
+    rule = (f"tolerance {STEP_SAFETY} (N + M + 8) eps E + 2 eps |v|, E = sum_u |terms_u|/|den_u| carried through the later unfolds' "
+            f"|d v_new/d v| (|cm_t/den| and the synaptic slopes), eps = {e.dtype_eps:.3g} (the export's dtype), {e.ode_unfolds} unfolds")
     return step_outcome(e, sw, rule, {"safety": STEP_SAFETY, "ops_per_sum": e.N + e.M + 8})
 
 
@@ -207,52 +213,93 @@ def _state_bounds(e: LTCExport) -> Outcome:
     flat = int(np.argmax(excess))
     step, b, i = (int(x) for x in np.unravel_index(flat, excess.shape))
     out = excess > 0
-    neg_in = (e.used("w") * e.p("sparsity_mask"))[:, i].min() < 0 or (e.used("sensory_w") * e.p("sensory_sparsity_mask"))[:, i].min() < 0
+    premises = _outside_domain(e)
+    failed = [name for name, flags in premises.items() if flags[i]]
+    outside_units = np.any(list(premises.values()), axis=0)
     w = {"step": step, "batch": b, "unit": i, "v": float(v[step, b, i]), "lower": float(lo_b[b, i]), "upper": float(hi_b[b, i]),
-         "v0": float(v0[b, i]), "unit_has_negative_conductance": bool(neg_in)}
+         "v0": float(v0[b, i]), "unit_has_negative_conductance": bool(premises["an incoming w < 0"][i] or premises["an incoming sensory_w < 0"][i]),
+         "unit_outside_premises": ", ".join(failed) or "none"}
     started_outside = int(((v0 < lo) | (v0 > hi)).sum())
     scalars = {"values": int(v.size), "values_outside": int(out.sum()), "max_excess": float(excess.flat[flat] + tol[b, i]),
                "starts_outside": started_outside, "min_slack": float(-np.max(excess + tol[None]))}
     first = int(np.argmax(out.reshape(v.shape[0], -1).any(axis=1))) if out.any() else -1
     scalars["first_step_outside"] = first
+    scalars["values_outside_at_units_within_premises"] = int(out[:, :, ~outside_units].sum())
     ev = Evidence({"lower": lo, "upper": hi, "max_excess_per_step": np.max(excess + tol[None], axis=(1, 2))}, scalars, w)
     note = f"; {started_outside} unit(s) start outside (their bound is widened to v(0))" if started_outside else ""
     if out.any():
-        why = " (that unit has a negative conductance as used)" if neg_in else ""
+        why = (f" (that unit has {' and '.join(failed)} as used: outside eq. 13's premises, so its states may leave the interval; "
+               f"{scalars['values_outside_at_units_within_premises']} values outside at units within them)") if failed else ""
         return Outcome(Verdict.REFUTED, f"{int(out.sum())} of {v.size} state values leave eq. 13's [min(vleak, E), max(vleak, E)]; first at step "
                        f"{first}; worst v = {w['v']:.6g} vs [{w['lower']:.4g}, {w['upper']:.4g}] at step {step}, batch {b}, unit {i}{why}{note}", ev)
     return Outcome(Verdict.HOLDS, f"all {e.T + 1} x {e.B} x {e.N} state values inside eq. 13's bounds (min slack {scalars['min_slack']:.3g}){note}", ev)
 
 
+def _outside_domain(e: LTCExport) -> dict[str, np.ndarray]:
+    """Per unit, the premises of eq. 10 and eq. 13 that fail as used: cm < 0, gleak < 0, an
+    incoming (existing) synapse with w < 0 or sensory_w < 0 (each (N,) bool)."""
+    return {"cm < 0": e.used("cm") < 0, "gleak < 0": e.used("gleak") < 0,
+            "an incoming w < 0": ((e.used("w") < 0) & (e.p("sparsity_mask") != 0)).any(axis=0),
+            "an incoming sensory_w < 0": ((e.used("sensory_w") < 0) & (e.p("sensory_sparsity_mask") != 0)).any(axis=0)}
+
+
 def _time_constants(e: LTCExport, sw: _Pass) -> Outcome:
+    """Eq. 10 on the units that meet its premises (cm >= 0, gleak >= 0, incoming w >= 0 as used);
+    the others are counted, not judged: their parameters are audit.ltc.positivity's finding. A unit
+    with cm = 0 has tau_sys = 0 in eq. 10's degenerate interval [0, 0] (it relaxes at once)."""
     cm, gleak = e.used("cm"), e.used("gleak")
     wsum = np.sum(e.used("w") * e.p("sparsity_mask"), axis=0) + np.sum(e.used("sensory_w") * e.p("sensory_sparsity_mask"), axis=0)
+    premises = _outside_domain(e)
+    outside = np.any(list(premises.values()), axis=0)  # (N,)
+    inside = ~outside
     with np.errstate(divide="ignore", invalid="ignore"):
-        tmin = cm / (gleak + wsum)
-        tmax = np.where(gleak > 0, cm / gleak, np.inf)
-    tau = sw.tau
+        tmin = np.where(cm == 0, 0.0, cm / (gleak + wsum))
+        tmax = np.where(cm == 0, 0.0, np.where(gleak > 0, cm / gleak, np.inf))
+        tau = np.where(cm == 0, 0.0, sw.tau)  # cm / (gleak + sum g) with cm = 0 (0/0 only when no conductance at all)
     rel = 16 * (e.N + e.M + 4) * EPS64
     with np.errstate(invalid="ignore"):
-        below = np.where(np.isfinite(tau) & (tau > 0), np.maximum(tmin * (1 - rel) - tau, 0.0) / np.abs(tmin), np.inf)
-        above = np.where(np.isfinite(tau) & (tau > 0), np.where(np.isfinite(tmax), np.maximum(tau - tmax * (1 + rel), 0.0) / np.abs(tmax), 0.0), np.inf)
+        below = np.where(tau >= 0, np.maximum(tmin * (1 - rel) - tau, 0.0) / np.where(tmin > 0, tmin, 1.0), np.inf)
+        above = np.where(tau >= 0, np.where(np.isfinite(tmax), np.maximum(tau - tmax * (1 + rel), 0.0) / np.where(tmax > 0, tmax, 1.0), 0.0),
+                         np.inf)
     viol = np.maximum(below, above)
     viol = np.where(np.isnan(viol), np.inf, viol)
-    bad = (viol > 0) | ~((tmin > 0) & (tmax > 0))[None, None, :]
-    flat = int(np.argmax(np.where(bad, viol + 1, 0.0))) if bad.any() else int(np.argmin(np.minimum(tau / tmin, tmax / tau)))
+    bad = (viol > 0) & inside[None, None, :]
+    checked = np.broadcast_to(inside[None, None, :], tau.shape)
+    zero_cm = inside & (cm == 0)
+    scalars = {"values": int(tau.size), "values_checked": int(checked.sum()), "values_outside": int(bad.sum()),
+               "units_outside_premises": int(outside.sum()), "units_with_zero_cm": int(zero_cm.sum())}
+    for name, flags in premises.items():
+        scalars[f"units_{name.replace(' ', '_').replace('<', 'lt')}"] = int(flags.sum())
+    in_tau = tau[checked]
+    finite = in_tau[np.isfinite(in_tau)]
+    scalars["min_tau_sys"] = float(finite.min()) if finite.size else float("nan")
+    scalars["max_tau_sys"] = float(finite.max()) if finite.size else float("nan")
+    arrays = {"tau_min": tmin, "tau_max": tmax, "unit_outside_premises": outside.astype(np.int8)}
+    skipped = ""
+    if outside.any():
+        why = ", ".join(f"{int(f.sum())} with {name}" for name, f in premises.items() if f.any())
+        skipped = (f"; {int(outside.sum())} of {e.N} units are outside eq. 10's premises as used ({why}: audit.ltc.positivity's "
+                   f"finding, not judged here)")
+    if not inside.any():
+        return Outcome(Verdict.INAPPLICABLE, f"no unit meets eq. 10's premises (cm, gleak and incoming w >= 0 as used){skipped}",
+                       Evidence(arrays, scalars, {}))
+    score = np.where(bad, viol + 1, np.where(checked, 0.0, -1.0))
+    flat = int(np.argmax(score))
     step, b, i = (int(x) for x in np.unravel_index(flat, tau.shape))
     w = {"step": step, "batch": b, "unit": i, "tau_sys": float(tau[step, b, i]), "tau_min": float(tmin[i]), "tau_max": float(tmax[i]),
          "cm": float(cm[i]), "gleak": float(gleak[i]), "sum_w": float(wsum[i])}
-    finite = tau[np.isfinite(tau)]
-    scalars = {"values": int(tau.size), "values_outside": int(bad.sum()), "nonpositive_tau_sys": int((~(tau > 0)).sum()),
-               "min_tau_sys": float(finite.min()) if finite.size else float("nan"), "max_tau_sys": float(finite.max()) if finite.size else float("nan")}
-    ev = Evidence({"tau_min": tmin, "tau_max": tmax, "tau_sys_min_per_step": np.min(tau, axis=(1, 2)), "tau_sys_max_per_step": np.max(tau, axis=(1, 2))},
-                  scalars, w)
+    arrays.update({"tau_sys_min_per_step": np.min(np.where(checked, tau, np.inf), axis=(1, 2)),
+                   "tau_sys_max_per_step": np.max(np.where(checked, tau, -np.inf), axis=(1, 2))})
+    ev = Evidence(arrays, scalars, w)
+    zero = (f"; {int(zero_cm.sum())} unit(s) with cm = 0: tau_sys = 0 in eq. 10's degenerate interval [0, 0] (the membrane "
+            f"relaxes at once; C = 0 is audit.ltc.positivity's finding)") if zero_cm.any() else ""
     if bad.any():
-        return Outcome(Verdict.REFUTED, f"{int(bad.sum())} of {tau.size} tau_sys values outside eq. 10's [C/(g + sum w), C/g] "
-                       f"({scalars['nonpositive_tau_sys']} non-positive or infinite: no decay); worst tau_sys = {w['tau_sys']:.4g} vs "
-                       f"[{w['tau_min']:.4g}, {w['tau_max']:.4g}] at step {step}, batch {b}, unit {i}", ev)
+        return Outcome(Verdict.REFUTED, f"{int(bad.sum())} of {int(checked.sum())} tau_sys values of units within eq. 10's premises lie outside "
+                       f"its [C/(g + sum w), C/g]; worst tau_sys = {w['tau_sys']:.4g} vs [{w['tau_min']:.4g}, {w['tau_max']:.4g}] at step "
+                       f"{step}, batch {b}, unit {i}{zero}{skipped}", ev)
     return Outcome(Verdict.HOLDS, f"tau_sys in [{scalars['min_tau_sys']:.4g}, {scalars['max_tau_sys']:.4g}], inside eq. 10's per-unit bounds "
-                   f"at all {e.T} steps x {e.B} x {e.N} units (eq. 11 with tau = C/g, W = sum w/C is the same interval)", ev)
+                   f"at all {e.T} steps x {e.B} x {int(inside.sum())} units (eq. 11 with tau = C/g, W = sum w/C is the same interval)"
+                   f"{zero}{skipped}", ev)
 
 
 def _unfold_grid(e: LTCExport) -> np.ndarray:
@@ -260,7 +307,7 @@ def _unfold_grid(e: LTCExport) -> np.ndarray:
 
 
 def _solver_comparison(e: LTCExport, limit: int) -> ReferenceComparison | None:
-    """The numbers behind the solver-error claim (None when cm <= 0: no forward solution).
+    """The numbers behind the solver-error claim (None when some cm <= 0: outside the claim's premises, `_solver_error`).
     All intervals are independent (each starts from the implementation's own state), so each
     kind of solve is one batched computation (ltc_numerics)."""
     cell = _Cell.of(e)
@@ -294,7 +341,7 @@ def _solver_error(e: LTCExport, tol: float, limit: int, prefetched: Future | Non
     against an adaptive float64 solve of the ODE over the same interval with the input held."""
     cmp = prefetched.result() if prefetched is not None else _solver_comparison(e, limit)
     if cmp is None:
-        return Outcome(Verdict.INAPPLICABLE, "cm <= 0 for some unit as used: the ODE C_m dv/dt = ... has no forward solution to compare with")
+        return _solver_inapplicable(e)
     idx = select_steps(e, limit)
     el = e.elapsed.astype(np.float64).reshape(-1)[idx]
     grid = _unfold_grid(e)
@@ -306,15 +353,16 @@ def _solver_error(e: LTCExport, tol: float, limit: int, prefetched: Future | Non
     rel, nsteps, chk, check_err, solver_rel = cmp.rel[e.ode_unfolds], cmp.steps, cmp.check_index, cmp.check_error, cmp.estimate
     bound = cmp.bound
     by_unfolds = np.array([np.max(cmp.rel[int(u)]) for u in grid])
-    over = rel - solver_rel > tol
+    gate = DEFAULT_REPORT_TOL if tol is None else tol  # the evidence's per-tolerance figures; the verdict uses `tol` only
+    over = rel - solver_rel > gate
     k = int(np.argmax(rel))
     step, b = divmod(int(idx[k]), e.B)
-    largest_ok = largest_elapsed_within(el, rel, tol)
+    largest_ok = largest_elapsed_within(el, rel, gate)
     smallest_bad = float(el[over].min()) if over.any() else float("nan")
-    enough = [int(u) for u, err in zip(grid, by_unfolds) if err <= tol]
+    enough = [int(u) for u, err in zip(grid, by_unfolds) if err <= gate]
     w = {"step": step, "batch": b, "elapsed": float(el[k]), "relative_error": float(rel[k]), "ode_unfolds": e.ode_unfolds,
          "dt": float(el[k] / e.ode_unfolds)}
-    scalars = {"tolerance": tol, "steps_checked": int(idx.size), "steps_total": e.T * e.B, "max_relative_error": float(rel.max()),
+    scalars = {"tolerance": float("nan") if tol is None else tol, "figures_tolerance": gate, "steps_checked": int(idx.size), "steps_total": e.T * e.B, "max_relative_error": float(rel.max()),
                "median_relative_error": float(np.median(rel)), "steps_over_tolerance": int(over.sum()),
                "largest_elapsed_within_tolerance": largest_ok, "smallest_elapsed_over_tolerance": smallest_bad,
                "max_solver_error_estimate": bound, "max_diffrax_steps": int(nsteps.max()),
@@ -335,7 +383,26 @@ def _solver_error(e: LTCExport, tol: float, limit: int, prefetched: Future | Non
         return Outcome(Verdict.INCONCLUSIVE, f"the reference's measured error exceeds its stated bound on {scalars['estimate_misses']} of "
                        f"{chk.size} re-solved intervals: the reference is not converged{ref_note}", ev)
     return solver_error_outcome(e, tol=tol, rows=idx, rel=rel, est=solver_rel, el=el, reference="the adaptive float64 solution",
-                                sample=sample, advice=need, ref_note=ref_note, ev=ev)
+                                sample=sample, advice=need, ref_note=ref_note, ev=ev, needed=unfolds_needed(grid, by_unfolds))
+
+
+def _solver_inapplicable(e: LTCExport) -> Outcome:
+    """Why the fused solver is not compared with the ODE when some cm <= 0 as used."""
+    cm = e.used("cm")
+    neg, zero = np.flatnonzero(cm < 0), np.flatnonzero(cm == 0)
+    parts = []
+    if neg.size:
+        parts.append(f"cm < 0 for {neg.size} unit(s) (min {float(cm.min()):.4g} at unit {int(np.argmin(cm))}): the ODE C_m dv/dt = I(v) still "
+                     "has a forward solution there (dv/dt = I(v)/C_m, smooth in v), but C_m < 0 flips the sign of every current, so the "
+                     "unit runs away from the potentials a membrane relaxes to, and the fused update's denominator cm/dt + G_leak + "
+                     "sum g passes through 0 at dt = -cm/(G_leak + sum g) (a pole): eq. 8-9 derive the update 'for accuracy' on "
+                     "eq. 1's RC membrane (C_m > 0; audit.ltc.positivity), and say nothing of its error outside it")
+    if zero.size:
+        parts.append(f"cm = 0 for {zero.size} unit(s) (first: unit {int(zero[0])}): C_m dv/dt = I(v) is then no ODE for them but the "
+                     "algebraic condition I(v) = 0, which each fused unfold solves for that unit outright; there is no ODE "
+                     "solution to compare with")
+    return Outcome(Verdict.INAPPLICABLE, "; ".join(parts),
+                   Evidence({"cm_used": cm}, {"units_with_negative_cm": int(neg.size), "units_with_zero_cm": int(zero.size)}, {}))
 
 
 # ---------------------------------------------------------------------------- claims
@@ -360,7 +427,8 @@ LTC_CLAIM_SPECS: dict[str, tuple[str, str, str]] = {
     "audit.ltc.time_constants": (
         f"{SEED002}, eq. 10 ('C_i/(g_i + sum w_ij) <= tau_i <= C_i/g_i', no gap junctions) and eq. 11",
         "tau_sys = cm/(gleak + sum of open conductances) of each unit at each exported state lies in eq. 10's per-unit interval",
-        "any export",
+        "units with cm, gleak and incoming w >= 0 as used (eq. 10's premises; the others are positivity's finding); cm = 0 gives "
+        "the degenerate interval [0, 0]",
     ),
     "audit.ltc.solver_error": (
         f"{SEED002}, eq. 8-9 (fused solver, 'applied L times per input time step for accuracy') vs eq. 1-2",
@@ -373,7 +441,7 @@ LTC_CLAIM_SPECS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def ltc_audit_claims(export: LTCExport | AbstractLTCExport, *, tol: float = DEFAULT_SOLVER_TOL, solver_steps: int = DEFAULT_SOLVER_STEPS,
+def ltc_audit_claims(export: LTCExport | AbstractLTCExport, *, tol: float | None = DEFAULT_SOLVER_TOL, solver_steps: int = DEFAULT_SOLVER_STEPS,
                      progress: Callable[[int], None] | None = None, warm_up: bool = False) -> list[Claim]:
     """The five LTC audit claims bound to one export (expected: holds, for a healthy cell); an
     abstract-form export gets the same five ids, checked against eq. 7/9 (nacverify.audit.ltc_abstract;
@@ -384,7 +452,7 @@ def ltc_audit_claims(export: LTCExport | AbstractLTCExport, *, tol: float = DEFA
     thread, so that it overlaps the sweep and the other claims; its verdict is the same either way."""
     from ..errors import BadInput
 
-    if not (np.isfinite(tol) and tol > 0):
+    if tol is not None and not (np.isfinite(tol) and tol > 0):
         raise BadInput(f"--tol must be > 0 and finite, got {tol}")
     if solver_steps < 1:
         raise BadInput(f"solver steps must be >= 1, got {solver_steps}")

@@ -121,7 +121,7 @@ def _fused_kernel(params, eps, v, I, el, unfolds):
     cm_t = cm / (el[:, None] / unfolds.astype(el.dtype))
     glvl, wE = gleak * vleak, w * erev
     abs_s, absden_s = jnp.sum(jnp.abs(gs * serev), axis=1), jnp.sum(jnp.abs(gs), axis=1)
-    aw, awE = jnp.abs(w), jnp.abs(wE)
+    aw, awE, aws = jnp.abs(w), jnp.abs(wE), jnp.abs(w * sigma)
 
     def body(k, carry):
         v, scale, tau = carry
@@ -132,7 +132,11 @@ def _fused_kernel(params, eps, v, I, el, unfolds):
         v_new = num / den
         abs_num = jnp.abs(cm_t * v) + jnp.abs(glvl) + jnp.sum(awE * s, axis=1) + abs_s
         abs_den = jnp.abs(cm_t) + jnp.abs(gleak) + jnp.sum(aw * s, axis=1) + absden_s + eps
-        scale = scale + (abs_num + jnp.abs(v_new) * abs_den) / jnp.abs(den)
+        # the error carried in from earlier unfolds, through |d v_new / d v| (first order): the
+        # diagonal |cm_t / den| and the synaptic slopes |w sigma s (1 - s) (E - v_new)| / |den|
+        slope = aws * s * (1.0 - s) * jnp.abs(erev - v_new[:, None, :])  # (R, j, i)
+        carried = (jnp.abs(cm_t) * scale + jnp.sum(slope * scale[:, :, None], axis=1)) / jnp.abs(den)
+        scale = carried + (abs_num + jnp.abs(v_new) * abs_den) / jnp.abs(den)
         tau = jnp.where(k == 0, cm / (gleak + sum_g + den_s), tau)  # eq. 10's tau_sys at the exported state
         return v_new, scale, tau
 
@@ -201,8 +205,12 @@ def _ode_executable(lanes: int, N: int, M: int):
 def fused(cell: CellArrays, v: np.ndarray, I: np.ndarray, elapsed: np.ndarray, unfolds: int, *,
           progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The fused update of rows v (S, N) with inputs I (S, M) held over elapsed (S,), `unfolds`
-    times: (v_new, scale, tau_sys), each (S, N). scale is the sum over unfolds of each unfold's
-    rounding magnitude (|numerator terms| + |v_new| |denominator terms|) / |denominator|;
+    times: (v_new, scale, tau_sys), each (S, N). scale is each unfold's rounding magnitude
+    m_u = (|numerator terms| + |v_new| |denominator terms|) / |denominator| carried through the later
+    unfolds to first order: E_0 = 0, E_{u+1} = |J_u| E_u + m_u, J_u = d v_new / d v of unfold u
+    (|cm_t / den| on the diagonal, |w sigma s (1 - s) (E - v_new)| / |den| off it), scale = E_L.
+    With non-negative parameters |cm_t / den| <= 1; with cm < 0 the denominator can come near 0
+    and amplify every earlier rounding;
     tau_sys = cm / (gleak + sum g + sum g^s) at the given v. One compilation per (rows, N, M)
     serves the step sweep and every unfold count of the solver-error grid (computing the
     magnitudes there too costs less than a second compilation). `progress(rows)` after each chunk."""

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 
-__all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "largest_elapsed_within", "solver_error_outcome", "bind_claims"]
+__all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "largest_elapsed_within", "solver_error_outcome",
+           "solver_error_measurement", "unfolds_needed", "EXAMPLE_TOLERANCES", "bind_claims"]
 
 SEED002 = "002_02b8eaa764ffef08.txt"
 LTC_CLAIM_IDS = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants", "audit.ltc.solver_error")
@@ -43,14 +44,52 @@ def largest_elapsed_within(el: np.ndarray, rel: np.ndarray, tol: float) -> float
     return float(el[order][prefix_ok].max()) if prefix_ok.any() else 0.0
 
 
-def solver_error_outcome(e: Any, *, tol: float, rows: np.ndarray, rel: np.ndarray, est: np.ndarray, el: np.ndarray, reference: str,
-                         sample: str, advice: str, ref_note: str, ev: Evidence) -> Outcome:
+#: Tolerances whose unfold counts a measurement reports (seed 002 names none; they are examples, not verdicts)
+EXAMPLE_TOLERANCES = (1e-1, 1e-2, 1e-3, 1e-4)
+
+
+def unfolds_needed(grid: np.ndarray, max_error_by_unfolds: np.ndarray, tolerances=EXAMPLE_TOLERANCES) -> np.ndarray:
+    """Per tolerance, the smallest unfold count of `grid` whose largest error is within it (-1: none)."""
+    out = []
+    for t in tolerances:
+        ok = [int(u) for u, err in zip(grid, max_error_by_unfolds) if err <= t]
+        out.append(ok[0] if ok else -1)
+    return np.asarray(out, dtype=np.int64)
+
+
+def solver_error_measurement(e: Any, *, rows: np.ndarray, rel: np.ndarray, est: np.ndarray, el: np.ndarray, reference: str,
+                             sample: str, ref_note: str, ev: Evidence, needed: np.ndarray | None = None) -> Outcome:
+    """`audit.ltc.solver_error` without a tolerance: seed 002 states none for its fused solver, so the
+    error is reported as a measurement (verdict holds: measured, not judged), with where a verdict
+    would flip: `--tol` below max(rel - est) refutes, at or above max(rel + est) holds. `needed`:
+    the unfolds each of EXAMPLE_TOLERANCES needs (-1: more than the grid's largest)."""
+    k = int(np.argmax(rel))
+    step, batch = divmod(int(rows[k]), e.B)
+    refutes_below, holds_from = float(np.max(rel - est)), float(np.max(rel + est))
+    ev.scalars.update({"tolerance": float("nan"), "refuted_below_tolerance": refutes_below, "holds_from_tolerance": holds_from})
+    unf = ""
+    if needed is not None:
+        ev.arrays.update({"example_tolerances": np.asarray(EXAMPLE_TOLERANCES), "unfolds_needed_for_example_tolerance": needed})
+        unf = "; unfolds a tolerance needs: " + ", ".join(f"{t:g} -> {n if n > 0 else 'more than the largest tried'}"
+                                                           for t, n in zip(EXAMPLE_TOLERANCES, needed))
+    return Outcome(Verdict.HOLDS, f"measured, not judged (seed 002 gives the fused solver no tolerance; --tol gates): with {e.ode_unfolds} "
+                   f"unfolds the relative error per step against {reference} is at most {rel[k]:.3g} (at elapsed {el[k]:.4g}, step {step}, "
+                   f"batch {batch}), median {np.median(rel):.3g}; --tol below {refutes_below:.3g} would refute, --tol >= {holds_from:.3g} "
+                   f"would hold{unf}{sample}{ref_note}", ev)
+
+
+def solver_error_outcome(e: Any, *, tol: float | None, rows: np.ndarray, rel: np.ndarray, est: np.ndarray, el: np.ndarray, reference: str,
+                         sample: str, advice: str, ref_note: str, ev: Evidence, needed: np.ndarray | None = None) -> Outcome:
     """`audit.ltc.solver_error` from the fused solver's relative error `rel` at the checked steps
     `rows` (flat step x batch indices, elapsed times `el`) against
     `reference` (the adaptive float64 solution), whose own error is at most `est` per step:
     inconclusive when the reference cannot resolve `tol`; refuted where rel - est > tol; holds where
     rel + est <= tol everywhere; inconclusive in between. `advice` (e.g. the unfolds that would do)
-    follows a refutation; `sample` says which steps were checked, `ref_note` how good the reference is."""
+    follows a refutation; `sample` says which steps were checked, `ref_note` how good the reference is.
+    Without `tol` (None): a measurement (`solver_error_measurement`), never a refutation."""
+    if tol is None:
+        return solver_error_measurement(e, rows=rows, rel=rel, est=est, el=el, reference=reference, sample=sample, ref_note=ref_note,
+                                        ev=ev, needed=needed)
     bound = float(np.max(est))
     over = rel - est > tol
     k = int(np.argmax(rel))
@@ -105,7 +144,7 @@ def step_outcome(e: Any, sw: Any, rule: str, constants: dict) -> Outcome:
                    f"{scalars['max_error_over_tolerance']:.3g} of the tolerance (max |error| {scalars['max_abs_error']:.3g}) [{rule}]", ev)
 
 
-def bind_claims(export: Any, specs: dict[str, tuple[str, str, str]], tol: float, *, sweep: Callable[[Any], Any],
+def bind_claims(export: Any, specs: dict[str, tuple[str, str, str]], tol: float | None, *, sweep: Callable[[Any], Any],
                 step: Callable[[Any, Any], Outcome], positivity: Callable[[Any], Outcome], state_bounds: Callable[[Any], Outcome],
                 time_constants: Callable[[Any, Any], Outcome], solver_error: Callable[[Any], Outcome]) -> list[Claim]:
     """The five claims (LTC_CLAIM_IDS, in order) bound to `export`, from their (source, statement,
@@ -129,7 +168,7 @@ def bind_claims(export: Any, specs: dict[str, tuple[str, str, str]], tol: float,
     for cid in LTC_CLAIM_IDS:
         source, statement, assumptions = specs[cid]
         if cid == "audit.ltc.solver_error":
-            statement += f" ({tol:g})"
+            statement += f" ({tol:g})" if tol is not None else " (no tolerance given: the error is measured, not judged; seed 002 states none)"
 
         def check(ctx: CheckContext, fn=checks[cid]) -> Outcome:
             return fn()
