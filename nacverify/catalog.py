@@ -12,6 +12,7 @@ from .checks import model_claims as _model_claims  # noqa: F401
 from .checks import locality_sparse as _locality_sparse_claims  # noqa: F401
 from .checks import paper_tables as _paper_tables_claims  # noqa: F401
 from .checks import nac_text as _nac_text_claims  # noqa: F401
+from .checks import nac_readings as _nac_readings_claims  # noqa: F401
 from .checks import nac_complexity as _nac_complexity_claims  # noqa: F401
 from .checks import ltc_more as _ltc_more_claims  # noqa: F401
 from .checks import ltc_equations as _ltc_equations_claims  # noqa: F401

@@ -194,3 +194,25 @@ def test_quick_t1_variants_cover_every_backbone_and_mode():
     r = evaluate(CLAIMS["nac.thm2.t1_output_ignores_gates"], QUICK)
     assert r.outcome.evidence.scalars["variants"] == 3
     assert r.outcome.evidence.witness["max_output_change_under_new_gate_parameters"] == 0.0
+
+
+def test_eq47_transient_dominates_for_general_a0_by_closed_form():
+    import math
+
+    import nacverify.checks.nac_readings  # noqa: F401
+    from nacverify.claims import CheckContext, registry
+
+    out = registry()["nac.eq47.interp.transient_dominates.general_a0"].check(CheckContext(quick=True))
+    # at omega t = 1 the ratio is (|a0 - a*|/|a*|) / (e - 1); offset 5 |a*| gives 5/(e - 1)
+    assert out.verdict == "holds"
+    assert abs(out.evidence.witness["transient_over_steady"] - 5 / (math.e - 1)) < 1e-6
+
+
+def test_time_vector_horizon_flips_at_one():
+    import nacverify.checks.nac_readings  # noqa: F401
+    from nacverify.claims import CheckContext, registry
+
+    r = registry()
+    assert r["nac.s22.time_vector.horizon"].threshold
+    assert r["nac.s22.time_vector.horizon"].check(CheckContext(quick=True)).evidence.scalars["flips_at"] == 1.0
+    assert r["nac.s22.time_vector.horizon.unit_window"].check(CheckContext(quick=True)).verdict == "holds"
