@@ -42,6 +42,7 @@ def _register_commands() -> None:
     app.command("audit-gen")(__import__("nacverify.cli.audit_gen", fromlist=["audit_gen"]).audit_gen)
     app.command("audit-ltc")(__import__("nacverify.cli.audit_ltc", fromlist=["audit_ltc"]).audit_ltc)
     app.command("coverage")(__import__("nacverify.cli.coverage", fromlist=["coverage"]).coverage)
+    app.command("findings")(__import__("nacverify.cli.findings", fromlist=["findings"]).findings)
 
 
 _register_commands()

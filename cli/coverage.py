@@ -27,7 +27,8 @@ def coverage(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/coverage-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
 ) -> None:
-    """Per document: ledger items, checked, not checkable (by reason) and missing. Exits 1 when anything is missing
+    """Per document: ledger items, checked, not checkable (by reason) and missing, and the items found in error or
+    depending on the reading (one finding per item, from the expected verdicts: `nacverify findings`). Exits 1 when anything is missing
     or the ledger is inconsistent with the registered claims (or, where ../shared/seeds exists, with the documents' words)."""
     fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
@@ -39,6 +40,12 @@ def coverage(
     if seeds is not None:
         problems += quote_problems(ledgers, seeds)
     counts = ledger_coverage(ledgers)
+    from nacverify.findings import expected_verdicts, finding_counts, findings
+
+    registered = claim_registry.registry()
+    per_doc = finding_counts(findings(ledgers, expected_verdicts(registered), registered))
+    for doc, c in counts.items():
+        c["findings"] = per_doc.get(doc, {})
     total_missing = sum(c["missing"] for c in counts.values())
     report = Report(command=command_line())
     for doc, c in counts.items():
@@ -50,19 +57,22 @@ def coverage(
             "missing": c["missing"],
             **{f"not_checkable_{k.replace('-', '_')}": v for k, v in c["not_checkable_by_reason"].items()},
             "missing_items": json.dumps(c["missing_items"]),
+            **{f"findings_{k.replace('-', '_')}": v for k, v in c["findings"].items()},
         }
     report.sections["coverage"] = {"problems": json.dumps(problems), "quotes_checked": seeds is not None, "seeds_dir": str(seeds or "")}
     path = write_report(report, out_path, overwrite=force)
     if fmt == OutputFormat.json:
-        print_json({"schema": "nacverify.coverage/1", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
+        print_json({"schema": "nacverify.coverage/2", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
     else:
         table = Table(title="coverage of the source documents (nacverify/ledger/*.yaml)")
-        for col in ("document", "items", "checked", "not checkable", "by reason", "missing"):
-            table.add_column(col, justify="right" if col in ("items", "checked", "not checkable", "missing") else "left", overflow="fold")
+        numeric = ("items", "checked", "not checkable", "missing", "findings: error", "depends on reading")
+        for col in ("document", "items", "checked", "not checkable", "by reason", "missing", "findings: error", "depends on reading"):
+            table.add_column(col, justify="right" if col in numeric else "left", overflow="fold")
         for doc, c in counts.items():
             reasons = ", ".join(f"{k} {v}" for k, v in c["not_checkable_by_reason"].items()) or "-"
             style = "red" if c["missing"] else "green"
-            table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]")
+            table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]",
+                          str(c["findings"].get("error", 0)), str(c["findings"].get("depends-on-reading", 0)))
         console.print(table)
         if missing:
             for doc, led in ledgers.items():

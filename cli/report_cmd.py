@@ -65,6 +65,10 @@ def show(
         console.print(table)
         for kind, counts in by_kind.items():
             console.print(f"{kind}: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())), markup=False)
+        from nacverify.findings import finding_counts, report_findings
+
+        for doc, counts in finding_counts(report_findings(data.claims.values())).items():
+            console.print(f"findings {doc} (one per ledger item): " + ", ".join(f"{n} {name}" for name, n in counts.items()), markup=False)
         return
     if claim not in data.claims:
         raise BadInput(f"claim {claim!r} is not in {file}")

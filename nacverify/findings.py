@@ -29,11 +29,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .claims import DOCUMENT_KINDS, Claim, Kind, Verdict
 from .ledger import DocumentLedger, LedgerItem
 
-__all__ = ["FINDINGS", "Finding", "item_finding", "findings", "finding_counts", "missing_defenses", "expected_verdicts"]
+__all__ = ["FINDINGS", "Finding", "item_finding", "findings", "finding_counts", "missing_defenses", "expected_verdicts", "report_claims", "report_findings"]
 
 FINDINGS = ("error", "depends-on-reading", "holds", "inconclusive", "not-checkable")
 _DECIDED = (Verdict.HOLDS, Verdict.INAPPLICABLE)
@@ -61,13 +62,14 @@ class Finding:
         }
 
 
-def _is_document(claim: Claim) -> bool:
-    return claim.kind is not None and Kind(claim.kind) in DOCUMENT_KINDS
+def _is_document(claim: Any) -> bool:
+    return bool(claim.kind) and Kind(claim.kind) in DOCUMENT_KINDS
 
 
-def item_finding(item: LedgerItem, verdicts: Mapping[str, Verdict], claims: Mapping[str, Claim]) -> Finding:
-    """The finding of `item` from the verdicts of its claims (see the module docstring)."""
-    rows = tuple((cid, str(claims[cid].kind), Verdict(verdicts[cid]).value) for cid in item.claims)
+def item_finding(item: LedgerItem, verdicts: Mapping[str, Verdict], claims: Mapping[str, Any]) -> Finding:
+    """The finding of `item` from the verdicts of its claims (see the module docstring). `claims` maps
+    ids to anything with ``kind`` and ``threshold``: registered `Claim`s or a report's records."""
+    rows = tuple((cid, str(claims[cid].kind or ""), Verdict(verdicts[cid]).value) for cid in item.claims)
     made = lambda finding, defense: Finding(item.document, item.item, item.quote, finding, rows, defense)  # noqa: E731
     if not item.claims:
         why = item.not_checkable.get("why", "") if item.not_checkable else f"missing: {item.missing}"
@@ -94,15 +96,34 @@ def item_finding(item: LedgerItem, verdicts: Mapping[str, Verdict], claims: Mapp
     return made("inconclusive", f"{item.defense} [the charitable reading {charitable} is {verdict.value}]")
 
 
-def findings(ledgers: Mapping[str, DocumentLedger], verdicts: Mapping[str, Verdict], claims: Mapping[str, Claim]) -> list[Finding]:
+def findings(ledgers: Mapping[str, DocumentLedger], verdicts: Mapping[str, Verdict], claims: Mapping[str, Any]) -> list[Finding]:
     """One finding per ledger item whose claims all have a verdict in `verdicts` (items some of whose
     claims were not run are left out)."""
-    return [item_finding(it, verdicts, claims) for led in ledgers.values() for it in led.items if all(c in verdicts for c in it.claims)]
+    return [item_finding(it, verdicts, claims) for led in ledgers.values() for it in led.items
+            if all(c in verdicts and c in claims for c in it.claims)]
 
 
 def expected_verdicts(claims: Mapping[str, Claim]) -> dict[str, Verdict]:
     """Each claim's expected verdict: what the checks give wherever the gate passes."""
     return {cid: Verdict(c.expected) for cid, c in claims.items()}
+
+
+def report_claims(records: Iterable[Any]) -> tuple[dict[str, Any], dict[str, Verdict]]:
+    """(claims, verdicts) from a report's claim records (`nacverify.report.ClaimRecord`: id, kind,
+    threshold, verdict), for `findings` of what a run found rather than what is expected."""
+    records = list(records)
+    return {r.id: r for r in records}, {r.id: Verdict(r.verdict) for r in records}
+
+
+def report_findings(records: Iterable[Any]) -> list[Finding]:
+    """The findings of every ledger item whose claims are all among a report's claim records, and the
+    not-checkable items of the documents it checks."""
+    from .ledger import load_ledgers
+
+    claims, verdicts = report_claims(records)
+    found = findings(load_ledgers(), verdicts, claims) if claims else []
+    checked = {f.document for f in found if f.claims}  # documents this report checks at least one item of
+    return [f for f in found if f.document in checked]
 
 
 def finding_counts(items: Iterable[Finding]) -> dict[str, dict[str, int]]:
@@ -113,13 +134,15 @@ def finding_counts(items: Iterable[Finding]) -> dict[str, dict[str, int]]:
     return {doc: {name: c.get(name, 0) for name in FINDINGS} for doc, c in sorted(out.items())}
 
 
-def missing_defenses(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, Claim]) -> list[str]:
-    """Items with a claim about the document that is expected ``refuted`` but no registered charitable
-    reading (``charitable`` and ``defense`` in the ledger)."""
+def missing_defenses(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, Any],
+                     verdicts: Mapping[str, Verdict] | None = None) -> list[str]:
+    """Items with a claim about the document that is refuted (in `verdicts`; by default each claim's
+    expected verdict) but no registered charitable reading (``charitable`` and ``defense`` in the ledger)."""
+    verdicts = expected_verdicts(claims) if verdicts is None else verdicts
     out = []
     for led in ledgers.values():
         for it in led.items:
-            refuted = [c for c in it.claims if c in claims and _is_document(claims[c]) and Verdict(claims[c].expected) == Verdict.REFUTED]
+            refuted = [c for c in it.claims if c in claims and c in verdicts and _is_document(claims[c]) and Verdict(verdicts[c]) == Verdict.REFUTED]
             if refuted and (it.charitable is None or not it.defense):
-                out.append(f"{it.key}: {', '.join(refuted)} expected refuted, but no charitable reading and defense are registered")
+                out.append(f"{it.key}: {', '.join(refuted)} refuted, but no charitable reading and defense are registered")
     return out

@@ -166,7 +166,7 @@ def test_export_csv_is_the_claims_table(tmp_path):
 
 def test_coverage_json_validates(tmp_path):
     res = runner.invoke(app, ["coverage", "--format", "json", "--out", str(tmp_path / "c.h5")])
-    doc = valid(strict_loads(res.stdout), "nacverify.coverage/1")
+    doc = valid(strict_loads(res.stdout), "nacverify.coverage/2")
     assert res.exit_code == (1 if doc["problems"] or any(d["missing"] for d in doc["documents"].values()) else 0)
     with h5py.File(tmp_path / "c.h5") as h:
         for name, d in doc["documents"].items():

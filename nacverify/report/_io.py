@@ -44,7 +44,7 @@ __all__ = [
     "check_writable",
 ]
 
-SCHEMA_VERSION = "1.2"  # 1.1: claims carry kind and reading; 1.2: streamed sweep sections (reports/SCHEMA.md)
+SCHEMA_VERSION = "1.3"  # 1.1: claims carry kind and reading; 1.2: streamed sweep sections; 1.3: claim attribute threshold (reports/SCHEMA.md)
 FORMAT_NAME = "nacverify-report"
 
 
@@ -83,6 +83,7 @@ class ClaimRecord:
     arrays: dict[str, np.ndarray]
     kind: str = ""  # as-printed | reading | correction | implementation | lemma ("" in reports before 1.1)
     reading: str = ""
+    threshold: str = ""  # a threshold of ours the verdict turns on (`Claim.threshold`; "" in reports before 1.3)
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,7 @@ def _write(handle: h5py.File, report: Report) -> None:
             "seconds": result.seconds,
             "kind": str(claim.kind) if claim.kind else "",
             "reading": claim.reading,
+            "threshold": claim.threshold,
         }.items():
             group.attrs[key] = _attr(value)
         scalars = group.create_group("scalars")
@@ -311,6 +313,7 @@ def read_report(path: str | os.PathLike) -> ReportData:
                     arrays={k: _read_dataset(v) for k, v in group["arrays"].items()},
                     kind=str(a.get("kind", "")),
                     reading=str(a.get("reading", "")),
+                    threshold=str(a.get("threshold", "")),
                 )
             sections = {name: _read_group(item) for name, item in handle.items() if name != "claims" and isinstance(item, h5py.Group)}
     except ReportError:

@@ -191,6 +191,25 @@ def _header(page: _Page, data: ReportData) -> None:
     page.add('<table class="meta">' + "".join(f"<tr><td>{_e(k)}</td><td class=\"mono\">{_e(v)}</td></tr>" for k, v in rows) + "</table>")
 
 
+def _findings_section(page: _Page, data: ReportData) -> None:
+    """One finding per ledger item (`nacverify.findings`): counts per document, then the items found in
+    error or depending on the reading, with their defence. Claims stay the unit of evidence below."""
+    from ..findings import FINDINGS, finding_counts, report_findings
+
+    found = report_findings(data.claims.values())
+    if not found:
+        return
+    page.add('<h2 id="findings">Findings</h2><p>One finding per ledger item (a statement of a document), however many claims '
+             "check it: <i>error</i> only when the statement fails under its most charitable reading.</p>")
+    counts = finding_counts(found)
+    page.add(_table(["document", *FINDINGS], [[doc, *[str(c[name]) for name in FINDINGS]] for doc, c in counts.items()]))
+    rows = [[_e(f"{f.document}:{f.item}"), _e(f.finding), _e(_clip(f.quote, 300)),
+             ", ".join(f'<a href="#claim-{_e(_slug(cid))}">{_e(cid)}</a> ({_e(verdict)})' for cid, _, verdict in f.claims), _e(f.defense)]
+            for f in found if f.finding in ("error", "depends-on-reading")]
+    if rows:
+        page.add(_table(["item", "finding", "quote", "claims", "defense"], rows, raw=True))
+
+
 def _verdict_section(page: _Page, data: ReportData) -> None:
     page.add('<h2 id="verdicts">Verdicts</h2>')
     if not data.claims:
@@ -593,6 +612,7 @@ def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool
     _prepare_folder(folder, overwrite)
     page = _Page(folder)
     _header(page, data)
+    _findings_section(page, data)
     _verdict_section(page, data)
     builders = (_frozen_section, _tightness_section, _euler_section, _ltc_section, _bench_section, _other_claims_section)
     for build in builders:

@@ -8,7 +8,7 @@ in reports/JSON_SCHEMA.md:
 - ``nacverify.list/1`` (`claims_document`): registered claims, for ``list`` and ``check --list``;
 - ``nacverify.report/1`` (`report_document`): a report read back, for ``check``, ``report show``
   and ``report export --to json`` (the export adds every array's values and the sections);
-- ``nacverify.coverage/1``: the ``coverage`` command's counts (built by the command).
+- ``nacverify.coverage/2``: the ``coverage`` command's counts (built by the command).
 
 Nothing here prints; the CLI writes the text.
 """
@@ -31,7 +31,8 @@ from ._io import ClaimRecord, ReportData
 __all__ = ["SCHEMAS", "jsonable", "dumps", "claims_document", "report_document", "claims_csv", "load_schema", "CSV_COLUMNS"]
 
 #: schema name -> file in nacverify/data/schema/
-SCHEMAS = {"nacverify.list/1": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/1": "coverage.schema.json"}
+SCHEMAS = {"nacverify.list/1": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/2": "coverage.schema.json",
+           "nacverify.findings/1": "findings.schema.json"}
 
 CSV_COLUMNS = ("id", "group", "kind", "reading", "verdict", "expected", "as_expected", "seconds", "source", "statement", "assumptions",
                "expected_reason", "message", "scalars", "witness")
