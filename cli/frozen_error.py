@@ -118,6 +118,7 @@ def frozen_error(
     if search and regime == RegimeChoice.custom:
         raise BadInput("--search starts from the named regimes' draws; it does not apply to --regime custom")
     opts = SolveOptions(rtol=rtol, atol=atol, points=points, backend=backend)
+    opts.check_memory()  # exit 3 before any work when the grid cannot fit
     if backend != "diffrax":
         if sweep:
             raise BadInput("--backend selects the solver of single runs; sweeps use diffrax (drop --sweep or --backend)")

@@ -312,6 +312,25 @@ def test_regressions_found_by_fuzzing(tmp_path):
     assert code == 3 and stderr.strip().startswith("nacverify: error: out of memory"), stderr
 
 
+def test_a_grid_that_cannot_fit_is_refused_before_any_work(tmp_path, monkeypatch):
+    """On the 16-core GPU machine (128 GiB, overcommitting kernel) --points 99999999999 crashed a
+    pytest worker: the allocation was attempted. Now the grid's arrays (16 float64 arrays of --points,
+    SolveOptions.ARRAYS_PER_POINT) are compared with the memory available before any solve: 10^5
+    points need 12.8 MB, refused here with 1 MiB 'available', which the old code ran to the end."""
+    import collections
+
+    import psutil
+
+    from nacverify.cli.app import app
+    from typer.testing import CliRunner
+
+    fake = collections.namedtuple("vm", "available total")(2**20, 2**20)
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: fake)
+    res = CliRunner().invoke(app, ["frozen-error", "-r", "slow", "--points", "100000", "--out", str(tmp_path / "r.h5")])
+    assert res.exit_code == 3 and "out of memory: --points 100000 needs about 0.0119 GiB" in res.stderr, res.stderr
+    assert not (tmp_path / "r.h5").exists()
+
+
 def test_report_text_is_printed_literally(tmp_path):
     """File names and report strings that look like rich markup, and an unknown verdict, are
     printed as they are (they once raised MarkupError / ValueError: 'internal error')."""

@@ -39,6 +39,24 @@ class SolveOptions:
         if self.points < 3:
             raise BadInput(f"--points must be >= 3, got {self.points}")
 
+    #: float64 arrays of length `points` that one regime's run holds at once: the grid, phi, omega,
+    #: both solves and their difference, the frozen solution, both errors, the bound and its work arrays
+    ARRAYS_PER_POINT = 16
+
+    def check_memory(self) -> None:
+        """Refuse, before any work, a grid whose arrays cannot fit in the memory available now
+        (`EnvironmentProblem`, exit 3): an impossible allocation must not start a run that dies later
+        (or, where the kernel overcommits, is killed outright)."""
+        import psutil
+
+        from ..errors import EnvironmentProblem
+
+        needed = self.points * 8 * self.ARRAYS_PER_POINT
+        available = psutil.virtual_memory().available
+        if needed > available:
+            raise EnvironmentProblem(f"out of memory: --points {self.points} needs about {needed / 2**30:.3g} GiB of arrays per regime, "
+                                     f"{available / 2**30:.3g} GiB are available")
+
 
 @dataclass(frozen=True)
 class RegimeSpec:
