@@ -56,6 +56,27 @@ WARM_CATALOG_ENV = "NACVERIFY_WARM_CATALOG"  # read by _worker_setup.py in each 
 PIN_ENV = "NACVERIFY_PIN_CORES"  # read by _worker_setup.py: bind each local worker to one core
 
 
+#: Memory one local worker needs (JAX, the claim catalog, its largest claim): bounds the default --jobs.
+WORKER_MEMORY = 2 * 2**30
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity mask; os.cpu_count() where there is none)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def default_jobs() -> int:
+    """The default --jobs of `check`: one worker per usable core, as many as the available memory holds
+    (`WORKER_MEMORY` each), at least 1 and at most 64."""
+    import psutil
+
+    by_memory = int(psutil.virtual_memory().available // WORKER_MEMORY)
+    return max(1, min(64, usable_cores(), by_memory))
+
+
 def _pin_workers(jobs: int) -> bool:
     """Bind each of `jobs` local workers to a core of its own (`_worker_setup._pin_to_one_core`)
     when there are cores enough for them and NACVERIFY_PIN_CORES is not "0"."""

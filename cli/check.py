@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -21,7 +20,7 @@ from nacverify.report import Report, check_writable, default_report_path
 from nacverify.runner import run_claims
 
 from .frozen_error import _readings_table as readings_rich_table
-from ._cluster import SchedulerOption, cluster
+from ._cluster import SchedulerOption, cluster, default_jobs
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
 
@@ -42,7 +41,9 @@ def check(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/check-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes of a local Dask cluster (one thread each); claim groups run in parallel (1: serial, in this process).")] = min(2, os.cpu_count() or 1),
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes of a local Dask cluster (one thread each); claim groups run in parallel, "
+                                                "and groups larger than their share are cut into tasks (1: serial, in this process). Default: one per usable core, "
+                                                "as many as the available memory holds (2 GiB each).", show_default=False)] = None,
     scheduler: SchedulerOption = None,
     junit_xml: JunitXmlOption = None,
     fmt: FormatOption = OutputFormat.table,
@@ -52,6 +53,8 @@ def check(
     fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
 
+    if jobs is None:
+        jobs = default_jobs()
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
     claims = _ordered(claim_registry.select(only))

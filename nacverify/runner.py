@@ -1,8 +1,11 @@
 """Run registered claims, serially or as tasks on an executor (a Dask cluster's, from the CLI).
 
 A group (symbolic, frozen-error, numeric, ltc, solvers, model, ...) shares cached solves and
-compiled functions between its claims, so groups, not claims, are the unit of work: one task
-per group, costliest first. A task (`run_group`, module-level so that it pickles by name) runs
+compiled functions between its claims, so groups are the unit of work: one task per group,
+costliest first, as long as the workers do not outnumber what the groups can keep busy. With
+more workers (`plan_tasks`), a group whose measured cost exceeds its share, total / workers, is
+cut into consecutive runs of its claims (neighbours in id order share the most), each its own
+task; what two tasks of one group both compute is computed twice, the price of the parallelism. A task (`run_group`, module-level so that it pickles by name) runs
 in a worker process: it loads the claim catalog once per process, evaluates its claims in
 order in float64 (scoped, `claims.evaluate`) and returns their outcomes. The results are a
 serial run's, since every check is seeded by the context alone.
@@ -16,6 +19,8 @@ The library never starts a cluster: the caller passes the executor.
 
 from __future__ import annotations
 
+import json
+import math
 import pickle
 import threading
 import uuid
@@ -27,11 +32,66 @@ from .claims import CheckContext, Claim, Outcome, Result, evaluate, registry
 from .errors import EnvironmentProblem, Interrupted, NacverifyError
 from .precision import float64
 
-__all__ = ["run_claims", "run_group", "load_catalog", "GROUP_COST", "Progress"]
+__all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost", "Progress"]
 
-#: Relative cost of each group in a full run on a 2-core CPU (sum of its claims' seconds, measured), for scheduling.
-#: A --quick run keeps ltc first (ltc ~96 s, model ~76, solvers ~43, complexity ~34, numeric ~27, frozen-error ~26, symbolic ~23).
-GROUP_COST = {"ltc": 245.0, "solvers": 177.0, "model": 136.0, "frozen-error": 98.0, "complexity": 94.0, "numeric": 79.0, "symbolic": 24.0, "tables": 1.0}
+
+def _claim_seconds() -> dict[str, float]:
+    """Seconds of each claim in a --quick run with a cold compilation cache (nacverify/data/claim_seconds.json,
+    measured by `check --quick` on a 16-core machine, 2 workers): for cutting groups into tasks."""
+    from importlib import resources
+
+    return json.loads(resources.files("nacverify.data").joinpath("claim_seconds.json").read_text(encoding="utf-8"))
+
+
+def claim_cost(claims: Sequence[Claim]) -> dict[str, float]:
+    """Each claim's expected seconds: its measured time, else its group's mean (a claim newer than the
+    measurement), with a floor of 0.01 s."""
+    measured = _claim_seconds()
+    by_group: dict[str, list[float]] = {}
+    for c in claims:
+        if c.id in measured:
+            by_group.setdefault(c.group, []).append(measured[c.id])
+    mean = {g: sum(v) / len(v) for g, v in by_group.items()}
+    return {c.id: max(0.01, measured.get(c.id, mean.get(c.group, 1.0))) for c in claims}
+
+
+def plan_tasks(claims: Sequence[Claim], workers: int) -> list[tuple[str, list[Claim]]]:
+    """The tasks of a run on `workers` workers, costliest first: (group, claims) pairs. One task per
+    group, except that a group costing more than total / workers is cut into ceil(cost / share)
+    consecutive runs of its claims (in the given order) of about equal cost."""
+    groups: dict[str, list[Claim]] = {}
+    for claim in claims:
+        groups.setdefault(claim.group, []).append(claim)
+    cost = claim_cost(claims)
+    share = sum(cost.values()) / max(1, workers)
+    tasks: list[tuple[str, list[Claim], float]] = []
+    for name, members in groups.items():
+        total = sum(cost[c.id] for c in members)
+        parts = 1 if workers <= 1 else min(len(members), max(1, math.ceil(total / share - 1e-9)))
+        chunk: list[Claim] = []
+        spent, cut = 0.0, 1
+        for c in members:
+            chunk.append(c)
+            spent += cost[c.id]
+            if cut < parts and spent >= total * cut / parts:  # the cut-th of parts equal shares is reached
+                tasks.append((name, chunk, sum(cost[m.id] for m in chunk)))
+                chunk, cut = [], cut + 1
+        if chunk:
+            tasks.append((name, chunk, sum(cost[m.id] for m in chunk)))
+    tasks.sort(key=lambda t: (-t[2], t[0]))
+    return [(name, members) for name, members, _ in tasks]
+
+
+def _workers(executor: Executor) -> int:
+    """How many tasks `executor` runs at once: a Dask cluster's workers, a pool's `_max_workers`, else 1."""
+    client = _dask_client(executor)
+    if client is not None:
+        try:
+            return max(1, len(client.scheduler_info().get("workers", {})))
+        except Exception:  # noqa: BLE001  (an unreachable scheduler fails the run later, with its own message)
+            return 1
+    return max(1, int(getattr(executor, "_max_workers", 1) or 1))
+
 
 #: `progress(claim, False)` when a claim starts, `progress(claim, True)` when it is finished.
 Progress = Callable[[Claim, bool], None]
@@ -177,9 +237,6 @@ class _Tracker:
 def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done: dict[str, Result], progress: Progress | None) -> None:
     import nacverify
 
-    groups: dict[str, list[Claim]] = {}
-    for claim in claims:
-        groups.setdefault(claim.group, []).append(claim)
     by_id = {c.id: c for c in claims}
     token = uuid.uuid4().hex
     client = _dask_client(executor)
@@ -188,8 +245,8 @@ def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done
         client.subscribe_topic(_topic(token), tracker.event)
     futures: dict[Future, str] = {}
     try:
-        for name in sorted(groups, key=lambda g: -GROUP_COST.get(g, 10.0)):
-            futures[executor.submit(run_group, [c.id for c in groups[name]], ctx, token, nacverify.__version__)] = name
+        for name, members in plan_tasks(claims, _workers(executor)):
+            futures[executor.submit(run_group, [c.id for c in members], ctx, token, nacverify.__version__)] = name
         pending = set(futures)
         while pending:  # short waits: a Ctrl-C is seen within half a second, whichever thread got it
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
