@@ -29,6 +29,7 @@ from ._common import command_line, console, finish_interrupted, guarded, progres
 
 LTC_PANEL = "LTC audit benchmark (--ltc-audit)"
 SWEEP_PANEL = "Sweep benchmark (--sweep-bench)"
+CHECK_PANEL = "check scaling (--check-scaling)"
 
 
 class Suite(str, enum.Enum):
@@ -78,9 +79,21 @@ def bench(
     sweep_draws: Annotated[int, typer.Option("--sweep-draws", help="Draws of the serial sample run (peak RSS, throughput) (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 10_000_000,
     scaling_draws: Annotated[int, typer.Option("--scaling-draws", help="Draws of each 1- and 2-worker run (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 200_000,
     scaling_repeats: Annotated[int, typer.Option("--scaling-repeats", help="Alternating 1- and 2-worker runs; the best of each counts (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 2,
+    check_scaling: Annotated[bool, typer.Option("--check-scaling", help="Instead of NAC: `check --quick` in a fresh process with 1, 2, 4, ... workers up to the usable cores, after a warm-up run; wall times, speedups and whether the verdicts agree (report: /bench/check_scaling).", rich_help_panel=CHECK_PANEL)] = False,
+    scaling_jobs: Annotated[Optional[str], typer.Option("--scaling-jobs", help="Comma-separated worker counts for --check-scaling (default: 1, 2, 4, ... up to the usable cores).", rich_help_panel=CHECK_PANEL)] = None,
 ) -> None:
     """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
     with --ltc-audit, time the LTC audit instead."""
+    if check_scaling:
+        from .bench_check import check_scaling_bench
+
+        try:
+            ladder = [int(j) for j in scaling_jobs.split(",")] if scaling_jobs else None
+        except ValueError:
+            raise BadInput(f"--scaling-jobs must be comma-separated integers, got {scaling_jobs!r}") from None
+        if ladder is not None and not all(1 <= j <= 64 for j in ladder):
+            raise BadInput(f"--scaling-jobs must be between 1 and 64, got {scaling_jobs!r}")
+        raise check_scaling_bench(jobs=ladder, out=out, force=force)
     if sweep_bench:
         from .bench_sweep import sweep_bench as bench_the_sweep
 

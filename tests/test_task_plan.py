@@ -72,3 +72,11 @@ def test_default_jobs_follows_cores_and_memory(monkeypatch):
     assert _cluster.default_jobs() == 4  # 9 GiB hold four 2-GiB workers
     monkeypatch.setattr(psutil, "virtual_memory", lambda: vm(2**29, 2**30))
     assert _cluster.default_jobs() == 1
+
+
+def test_the_scaling_ladder_doubles_up_to_the_cores():
+    from nacverify.cli.bench_check import jobs_ladder
+
+    assert jobs_ladder(16) == [1, 2, 4, 8, 16]
+    assert jobs_ladder(12) == [1, 2, 4, 8, 12]
+    assert jobs_ladder(2) == [1, 2] and jobs_ladder(1) == [1]
