@@ -688,21 +688,43 @@ def _timestep_O_nk_check(ctx: CheckContext, which: str) -> Outcome:
     return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg, Evidence(arrays, scalars))
 
 
+def slope_reaches(n: np.ndarray, flops: np.ndarray, quadratic: float, target: float) -> float:
+    r"""The n at which the local slope d ln F / d ln n of F(n) = q n^2 + b n + c reaches `target` (< 2), with b, c
+    from the last two measured values of F - q n^2: solves (2 - s) q n^2 + (1 - s) b n - s c = 0 for its positive root."""
+    rest = flops - quadratic * n.astype(float) ** 2
+    b = (rest[-1] - rest[-2]) / float(n[-1] - n[-2])
+    c = rest[-1] - b * float(n[-1])
+    roots = np.roots([(2 - target) * quadratic, (1 - target) * b, -target * c])
+    return float(max(r.real for r in roots if abs(r.imag) < 1e-12))
+
+
 def _seq_quadratic_001(ctx: CheckContext) -> Outcome:
     c = _layer_costs(ctx.quick)
     ns = c["n"]
     s_dot = fit_slope(ns, c["exact_score_dot"])
+    quadratic = 2.0 * 4 * 16  # S = Q K^T: 2 H D n^2 FLOPs, H D = k = 64
     loc_e, loc_u = local_slopes(ns, c["exact_seq"]), local_slopes(ns, c["euler_seq"])
+    rest_e, rest_u = c["exact_seq"] - quadratic * ns.astype(float) ** 2, c["euler_seq"] - quadratic * ns.astype(float) ** 2
+    rest_slopes = np.concatenate([local_slopes(ns, rest_e), local_slopes(ns, rest_u)])
+    reach = slope_reaches(ns, c["exact_seq"], quadratic, 1.8)
     arrays = {"n": ns, "exact_score_dot_flops": c["exact_score_dot"], "exact_layer_xla_flops": c["exact_seq"], "euler_layer_xla_flops": c["euler_seq"],
-              "exact_layer_local_slopes": loc_e, "euler_layer_local_slopes": loc_u, "block_layer_xla_flops": c["block_seq"]}
+              "exact_layer_local_slopes": loc_e, "euler_layer_local_slopes": loc_u, "block_layer_xla_flops": c["block_seq"],
+              "exact_layer_minus_S_flops": rest_e, "euler_layer_minus_S_flops": rest_u}
     scalars = {"slope_score_dot": s_dot, "exact_layer_local_slope_top": float(loc_e[-1]), "euler_layer_local_slope_top": float(loc_u[-1]),
-               "block_layer_local_slope_top": float(local_slopes(ns, c["block_seq"])[-1])}
-    msg = (f"exact Top-K, all queries, n = {ns[0]}..{ns[-1]}, k = 64: S = Q K^T costs 2 H D n^2 FLOPs (slope {s_dot:.4f}); the whole layer's "
-           f"XLA FLOPs have local slopes {np.round(loc_e, 3).tolist()} (exact mode) and {np.round(loc_u, 3).tolist()} (euler), rising to 2 as "
-           f"S dominates (below, the pair terms linear in n weigh more). Seed 000's block Top-K instead: top local slope "
-           f"{scalars['block_layer_local_slope_top']:.3f}")
-    ok = abs(s_dot - 2) < 1e-9 and loc_e.max() <= 2.02 and loc_u.max() <= 2.02 and bool(np.all(np.diff(loc_e) > 0))
-    return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg, Evidence(arrays, scalars))
+               "block_layer_local_slope_top": float(local_slopes(ns, c["block_seq"])[-1]), "rest_local_slope_max": float(rest_slopes.max()),
+               "n_where_slope_reaches_1_8": reach, "flips_at": reach}
+    # Theta(n^2 k) from both sides, no window of ours: F >= S = 2 k n^2 (S is part of the forward) and F - S grows at most
+    # linearly in n (local slopes <= 1), so F / n^2 -> 2 k and the local slope of F rises to 2 from below
+    lower = bool(np.all(rest_e > 0) and np.all(rest_u > 0))
+    upper = bool(rest_slopes.max() <= 1.0)
+    msg = (f"exact Top-K, all queries, n = {ns[0]}..{ns[-1]}, k = 64: S = Q K^T costs 2 H D n^2 = 2 k n^2 FLOPs (slope {s_dot:.4f}); the whole "
+           f"layer's XLA FLOPs are S plus a remainder with local slopes <= {rest_slopes.max():.4f} in n (exact and euler modes), so they are "
+           f"2 k n^2 + O(n): quadratic in n, local slopes {np.round(loc_e, 3).tolist()} (exact) and {np.round(loc_u, 3).tolist()} (euler) "
+           f"rising to 2. A lower bound of 1.8 on the measured slope (ours; the document gives only O(n^2 k)) would hold from n = {reach:.0f} on "
+           f"(flips_at). Seed 000's block Top-K instead: top local slope {scalars['block_layer_local_slope_top']:.3f}")
+    ok = abs(s_dot - 2) < 1e-9 and lower and upper
+    witness = {} if ok else {"rest_local_slope_max": float(rest_slopes.max()), "layer_minus_S_min": float(min(rest_e.min(), rest_u.min()))}
+    return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg, Evidence(arrays, scalars, witness))
 
 
 def _full_qk_check(ctx: CheckContext) -> Outcome:
@@ -1010,8 +1032,10 @@ def complexity_claims() -> list[Claim]:
               "d_model 64, 4 heads, K = 8, all queries, n = 2^8..2^13 (2^8..2^11 under --quick)", H, "measured: above 50% from n = 512",
               _full_qk_check, group=g, kind=A),
         Claim("nac001.c3.seq", f"{SEED001}, Appendix C.3, 'Attention and NAC scale quadratically, O(n^2 k)'; Table 3, NAC-Exact and NAC-Euler sequence",
-              "S = Q K^T costs 2 H D n^2 FLOPs exactly (slope 2); the exact-mode layer forward's local n-slopes rise monotonically and neither the exact- nor the euler-mode forward's exceeds 2.02 (their top values are reported, not held to a lower bound)",
-              "exact Top-K, K = 8, 4 heads, k = 64", H, "measured", _seq_quadratic_001, group=g, kind=R, reading=scoring.replace("scoring/selection stage only", "scoring stage counted exactly; whole-layer n-slopes as evidence")),
+              "quadratic in n from both sides: S = Q K^T costs 2 H D n^2 = 2 k n^2 FLOPs exactly, and the exact- and euler-mode layer forwards cost S plus a remainder that is positive and grows at most linearly in n (local slopes <= 1), so F(n) = 2 k n^2 + O(n) and its local slope rises to 2; the n from which the slope exceeds 1.8 is reported (flips_at), not judged",
+              "exact Top-K, K = 8, 4 heads, k = 64, n = 2^8..2^13 (2^8..2^10 under --quick)", H,
+              "the layer's FLOPs are 2 k n^2 plus terms linear in n (the per-pair backbone on n K pairs, the per-token projections)",
+              _seq_quadratic_001, group=g, kind=R, reading="cost as a function of n at fixed k = d_model = H D = 64: the suite layer's XLA FLOPs (all queries) are Theta(n^2) with the n^2 term S = Q K^T"),
         Claim("nac001.c3.seq.layer", f"{SEED001}, Appendix C.3, 'Attention and NAC scale quadratically, O(n^2 k)'",
               "at fixed n, the whole NAC layer's forward cost grows faster than linearly in k = d_model (fitted and last local slope >= 1.3 holds; <= 1.15 refutes): the per-token NCP projections and the per-pair backbone add k^2 terms, which Table 3 leaves out for NAC as it leaves out the O(n k^2) projections of its Attention and RNN rows (a property of the layer, not an error of the table's convention)",
               "exact Top-K, K = 8, 4 heads, n = 64, k in {16, 32, 64, 128} ({16, 32, 64} under --quick)", H,
