@@ -16,3 +16,4 @@ from .checks import nac_readings as _nac_readings_claims  # noqa: F401
 from .checks import nac_complexity as _nac_complexity_claims  # noqa: F401
 from .checks import ltc_more as _ltc_more_claims  # noqa: F401
 from .checks import ltc_equations as _ltc_equations_claims  # noqa: F401
+from .checks import charitable_nac as _charitable_nac_claims  # noqa: F401

@@ -1,0 +1,108 @@
+"""Charitable readings of refuted NAC statements (nacverify/checks/charitable_nac.py) and the findings
+they give their ledger items. Expected values are derived here by hand (block sizes of Algorithm 2,
+the Chebyshev value 1/2, the bound |eps| <= K t^2/2), not read back from the checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nacverify.catalog  # noqa: F401
+from nacverify.checks.charitable_nac import charitable_claims, value_path_fit
+from nacverify.claims import CheckContext, Kind, Verdict, evaluate, registry
+from nacverify.findings import expected_verdicts, item_finding
+from nacverify.ledger import load_ledgers
+
+QUICK = CheckContext(seed=0, quick=True)
+CLAIMS = {c.id: c for c in charitable_claims()}
+
+
+def _run(cid):
+    return evaluate(CLAIMS[cid], QUICK).outcome
+
+
+def test_claims_are_registered_readings_or_printed_statements():
+    reg = registry()
+    for cid, claim in CLAIMS.items():
+        assert reg[cid].statement == claim.statement and reg[cid].source == claim.source
+        assert Kind(claim.kind) in (Kind.AS_PRINTED, Kind.READING)
+        assert (Kind(claim.kind) == Kind.READING) == bool(claim.reading)
+        assert claim.expected == Verdict.HOLDS and not claim.threshold
+
+
+def test_alg2_padded_reading_defines_every_step():
+    out = _run("nac000.alg2.well_defined.padded")
+    assert out.verdict == Verdict.HOLDS
+    a = out.evidence.arrays
+    cell = lambda tk, k: int(np.flatnonzero((a["T_k"] == tk) & (a["K"] == k))[0])  # noqa: E731
+    # T_k = 1, K = 8 (B.3's setting): B_s = floor(sqrt(1)) = 1, N_b = 1, ceil(8/1) = 8 blocks requested, clamped to 1, K_eff = min(8, 1) = 1
+    i = cell(1, 8)
+    assert (a["B_s"][i], a["N_b"][i], a["blocks_requested"][i], a["blocks_gathered"][i], a["K_eff"][i]) == (1, 1, 8, 1, 1)
+    # T_k = 10, K = 8: B_s = 3, N_b = ceil(10/3) = 4 (last block partial), ceil(8/3) = 3 blocks, K_eff = min(8, 9) = 8
+    i = cell(10, 8)
+    assert (a["B_s"][i], a["N_b"][i], a["blocks_requested"][i], a["blocks_gathered"][i], a["K_eff"][i]) == (3, 4, 3, 3, 8)
+    assert a["defined"].all()
+    # the literal reading of the same algorithm is the refuted claim; the padded one must not be a restatement of it
+    assert registry()["nac000.alg2.well_defined"].expected == Verdict.REFUTED
+
+
+def test_phi_never_reproduces_the_dot_product():
+    out = _run("nac000.s22.no_exact_dot")
+    assert out.verdict == Verdict.HOLDS
+    s = out.evidence.scalars
+    assert 0.0 < s["min_phi"] and s["max_phi"] < 1.0
+    # q0.k0 = 1: at lambda = 4, q.k = 16 while phi < 1, so every model misses q.k by more than 16 - 1 = 15
+    assert s["min_over_models_of_max_gap"] > 15.0
+
+
+def test_eq15_gate_lies_in_the_unit_interval():
+    out = _run("nac001.eq15.gate_range")
+    assert out.verdict == Verdict.HOLDS
+    assert 0.0 < out.evidence.scalars["min_phi"] < out.evidence.scalars["max_phi"] < 1.0
+
+
+def test_single_key_softmax_is_one():
+    out = _run("nac001.b3.softmax_one")
+    assert out.verdict == Verdict.HOLDS
+    assert out.evidence.scalars["model_max_deviation"] == 0.0
+
+
+def test_value_path_is_a_hidden_layer_that_approximates_x_squared():
+    residual, error = value_path_fit(3, 32)
+    assert residual < 1e-9  # the T = 1 output is affine in v(x)
+    assert error < 1e-6
+    # an affine g (what linear cells give) cannot beat the Chebyshev value 1/2 for x^2 on [-1, 1]:
+    s = np.linspace(-1, 1, 2001)
+    coef, *_ = np.linalg.lstsq(np.c_[np.ones_like(s), s], s**2, rcond=None)
+    assert np.max(np.abs(np.c_[np.ones_like(s), s] @ coef - s**2)) >= 0.5 - 1e-9
+    narrow = value_path_fit(3, 4)[1]
+    assert narrow > 100 * error  # the width matters: this is a hidden layer, not an identity
+
+
+def test_eq41_right_side_is_at_least_twice_the_error():
+    out = _run("nac.thm3.eq41.inequality")
+    assert out.verdict == Verdict.HOLDS
+    # |eps| <= K t^2 / 2 (nac.thm3.sharp) and the right side is >= K t^2, so RHS / |eps| >= 2
+    assert out.evidence.scalars["min_rhs_over_eps"] >= 2.0 - 1e-6
+
+
+@pytest.mark.parametrize("key, charitable, finding", [
+    ("000:alg2", "nac000.alg2.well_defined.padded", "depends-on-reading"),
+    ("000:s2.2.no-exact-dot", "nac000.s22.no_exact_dot", "depends-on-reading"),
+    ("001:eq15", "nac001.eq15.gate_range", "depends-on-reading"),
+    ("000:thm2", "nac.thm2.value_path", "depends-on-reading"),
+    ("001:thm2", "nac.thm2.value_path", "depends-on-reading"),
+    ("001:b3.softmax-one", "nac001.b3.softmax_one", "depends-on-reading"),
+    ("000:eq41", "nac.thm3.eq41.inequality", "depends-on-reading"),
+    ("000:cor3.remark", "nac.cor3.remark.time_inverse_omega", "depends-on-reading"),
+    ("000:b3.head-output", "nac.thm2.single_key_head_output", "error"),
+    ("001:b2.euler-induction", "nac.thm1.euler", "error"),
+    ("000:s2.2.tsample-limit", "nac.s22.tsample_limit", "error"),
+])
+def test_ledger_items_name_their_charitable_reading(key, charitable, finding):
+    doc, _, name = key.partition(":")
+    item = next(it for it in load_ledgers([doc])[doc].items if it.item == name)
+    assert item.charitable == charitable and charitable in item.claims and item.defense
+    claims = registry()
+    assert item_finding(item, expected_verdicts(claims), claims).finding == finding
+
