@@ -87,12 +87,32 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq18.scaled_dot_identity",
-        kind="as-printed",
+        kind="lemma",
         source=f"{SEED001}, eq. 18 and the sentence after it",
-        statement="with phi = q.k and omega = sqrt(d_k) the steady logit phi/omega is the scaled dot product q.k/sqrt(d_k)",
+        statement="our algebraic step, not a statement of the document: substituting phi = q.k and omega = sqrt(d_k) into a* = phi/omega "
+                  "gives q.k/sqrt(d_k)",
         check=Identity((qk) / sqrt(d_k), qk / sqrt(d_k)),
         expect=HOLDS,
-        reason="the identity itself is immediate; whether such phi is reachable is the next obligation",
+        reason="a substitution, true by construction; what 001 asserts is that such phi and omega are reachable "
+               "(nac.eq18.sigmoid_phi_reachable, nac.eq18.omega_sqrt_dk)",
+    ),
+    Obligation(
+        "nac.eq18.omega_sqrt_dk",
+        kind="reading",
+        reading="eq. 16's eps read as the small stabiliser it is (eps < sqrt(d_k); the reference implementation's 1e-6), the backbone "
+                "output for omega a constant x (weights zero, bias x)",
+        source=f"{SEED001}, eq. 16 and the sentence after eq. 18: 'omega_tau(u) = sqrt(d_k)'",
+        statement="omega_tau = softplus(x) + eps (eq. 16) equals sqrt(d_k) at x = log(e^(sqrt(d_k) - eps) - 1), which is real "
+                  "(sqrt(d_k) - eps > 0) for every d_k >= 1 and 0 < eps < 1",
+        check=AllOf(
+            solves=Solve(softplus(x) + eps_pos, sqrt(d_k), x, expected=log(exp(sqrt(d_k) - eps_pos) - 1)),
+            real=Sign(sqrt(d_k) - eps_pos, ">", cases=[{d_k: (1 + y) ** 2, eps_pos: 1 / (1 + s_)}],
+                      intervals={d_k: (1.0, 1024.0), eps_pos: (1e-9, 0.999)}),
+        ),
+        expect=HOLDS,
+        note="d_k = (1 + y)^2 >= 1 and eps = 1/(1 + s) < 1 with y, s > 0 cover the reading's domain",
+        reason="softplus maps R onto (0, oo), so softplus(x) + eps fills (eps, oo), which holds sqrt(d_k) >= 1 > eps; "
+               "eq. 16 leaves eps unbounded, and for eps >= sqrt(d_k) the value is out of reach",
     ),
     Obligation(
         "nac.eq18.sigmoid_phi_reachable",

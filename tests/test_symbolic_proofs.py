@@ -260,3 +260,16 @@ def test_step40_41_second_term_fails_exactly_beyond_four_thirds():
         assert (t**4 / 4 <= t**3 / 3) == holds, t
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert "fails for t > 1" not in readme
+
+
+def test_eq18_identity_is_a_lemma_and_omega_sqrt_dk_is_reached():
+    """The substitution q.k/sqrt(d_k) = q.k/sqrt(d_k) is ours (a lemma, never evidence about 001); what 001 says,
+    omega_tau(u) = sqrt(d_k) with omega_tau = softplus(.) + eps, holds at x = log(e^(sqrt(d_k) - eps) - 1), checked here
+    in plain floats for d_k in {1, 16, 64} and the reference's eps = 1e-6 and eps = 0.9."""
+    assert BY_ID["nac.eq18.scaled_dot_identity"].kind == "lemma"
+    ob = BY_ID["nac.eq18.omega_sqrt_dk"]
+    assert ob.kind == "reading" and ob.run().verdict == Verdict.HOLDS
+    for d_k in (1.0, 16.0, 64.0):
+        for eps in (1e-6, 0.9):
+            x = math.log(math.expm1(math.sqrt(d_k) - eps))
+            assert math.isclose(math.log1p(math.exp(x)) + eps, math.sqrt(d_k), rel_tol=1e-12)
