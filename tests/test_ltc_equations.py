@@ -116,6 +116,7 @@ def rk4(f, y, t1, n):
 def test_eq13_gap_junction_leaves_interval():
     r = run("ltc.eq13.gap_junction")
     assert r.verdict == Verdict.REFUTED
+    assert registry()["ltc.eq13.gap_junction"].kind == "lemma"  # eq. 13 names chemical synapses only (line 270): outside its scope
 
     def f(v):
         s21, s12 = 1 / (1 + math.exp(-v[1])), 1 / (1 + math.exp(-v[0]))
@@ -133,6 +134,16 @@ def test_eq16_counterexamples_by_hand():
     x0, A, B, tau, M = -1, 1, 0, 1, 1
     assert min(abs(x0), Fraction(tau * (A + B * M), 1 + tau * M)) == Fraction(1, 2) > x0
     assert 1 - math.exp(-2) == pytest.approx(0.8647, abs=1e-4) and 1 - math.exp(-2) > max(0, 0.5)
+
+
+def test_eq16_smooth_F_with_sup_M_leaves_the_interval_by_rk4():
+    """F(x) = 1/(1 + e^-(x - 5)), sup F = 1 = M: x' = -(1 + F) x + 1 from x(0) = 0 (A = 1, B = 0, tau = 1); RK4 here, by hand."""
+    F = lambda x: 1 / (1 + math.exp(-(x - 5)))  # noqa: E731
+    ys = rk4(lambda y: np.array([-(1 + F(y[0])) * y[0] + 1.0]), [0.0], 2.0, 4000)
+    assert ys[-1, 0] > 0.85 > max(0.0, 1 * (1 + 0 * 1) / (1 + 1 * 1))
+    r = run("ltc.eq16.F_zero")
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["sup_F"] == 1.0
+    assert r.outcome.evidence.witness["x_at_t"] == pytest.approx(ys[-1, 0], abs=1e-6)
 
 
 def test_eq16_condition_against_time_varying_F():

@@ -37,7 +37,7 @@ def test_eq11_own_f_sigmoid_counterexample_by_hand():
     assert tau_sys == pytest.approx(0.57769, abs=1e-5)
     assert tau_sys < tau / (1 + tau * W)  # below eq. 11's lower bound 0.769
     claim = _claims()["ltc.eq11.own_f.sigmoid"]
-    assert claim.kind == Kind.AS_PRINTED and claim.expected == Verdict.REFUTED
+    assert claim.kind == Kind.READING and claim.expected == Verdict.REFUTED  # w_ij read as the entries of gamma_r and gamma
     r = evaluate(claim, QUICK)
     assert r.verdict == Verdict.REFUTED
     w = r.outcome.evidence.witness
@@ -182,7 +182,7 @@ def test_epsilon_pole_by_hand():
 @pytest.mark.parametrize("cid", ["ltc.sec6.unbounded.tanh", "ltc.sec6.unbounded.sigmoid", "ltc.sec15.epsilon", "ltc.sec15.epsilon.denominator",
                                  "ltc.table12.gamma.init_range", "ltc.table12.gamma_r.init_range", "ltc.table12.mu.init_range",
                                  "ltc.table12.A.init_range", "ltc.table_bptt.depth", "ltc.table_bptt.depth_per_step",
-                                 "ltc.eq9.unfold_L.dt_over_L", "ltc.eq9.unfold_L.substep_dt", "ltc.sec10.f_once"])
+                                 "ltc.eq9.unfold_L.dt_over_L", "ltc.sec10.f_once"])
 def test_cheap_new_claims_meet_expectations(cid):
     claim = _claims()[cid]
     assert claim.kind is not None and (Kind(claim.kind) == Kind.READING) == bool(claim.reading)
@@ -237,3 +237,86 @@ def test_one_compiled_rhs_equals_each_activations_own():
         for t in (0.0, 0.2, 0.7):
             expected = np.asarray(batched_rhs(t, y, (pj, activation)))
             assert np.array_equal(np.asarray(_rhs_any(t, y, _rhs_args(p, activation))), expected)
+
+
+# ----------------------------------------------------------------------------- mended refutations and their charitable readings
+
+
+def test_fused_step_is_stable_where_explicit_euler_is_not_by_hand():
+    """A decaying mode x' = -lam x, lam = 1/tau + f = 100 (tau = 0.01, f = 0), dt = 0.1 (table 12): explicit Euler multiplies by
+    1 - dt lam = -9 per step, the fused step by 1/(1 + dt lam) = 1/11."""
+    tau, f, dt = 0.01, 0.0, 0.1
+    assert 1 - dt * (1 / tau + f) == pytest.approx(-9.0) and 1 / (1 + dt * (1 / tau + f)) == pytest.approx(1 / 11)
+    r = evaluate(_claims()["ltc.eq9.stable.tanh"], QUICK)
+    ev = r.outcome.evidence.scalars
+    assert r.verdict == Verdict.HOLDS and ev["fused_blowups_decaying"] == 0 and ev["euler_blowups_decaying_table_dt"] > 0
+
+
+def test_epsilon_avoids_the_division_by_zero_by_hand():
+    tau, f, dt = 2.0, float(np.tanh(-20.0)), 2.0
+    assert f == -1.0 and 1 + dt * (1 / tau + f) == 0.0  # exact in float64
+    r = evaluate(_claims()["ltc.sec15.epsilon"], QUICK)
+    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.witness["x_next_with_epsilon"] == pytest.approx(-2 / 1e-8)
+    assert r.outcome.evidence.witness["x_next_without_epsilon"] == -math.inf
+
+
+def test_init_range_coverage_is_a_threshold_of_ours():
+    # the verdict flips at a required coverage of P(|N(0, 1)| <= 1) = erf(1/sqrt 2) = 0.6827 (mu, A) and erf(1) = 0.8427 (gamma, M = 1)
+    for cid, flips in (("ltc.table12.mu.init_range", math.erf(1 / math.sqrt(2))), ("ltc.table12.A.init_range", math.erf(1 / math.sqrt(2))),
+                       ("ltc.table12.gamma.init_range", math.erf(1.0))):
+        claim = _claims()[cid]
+        r = evaluate(claim, QUICK)
+        assert claim.threshold and r.verdict == Verdict.REFUTED
+        assert r.outcome.evidence.scalars["flips_at"] == pytest.approx(flips, abs=1e-9)
+
+
+def test_init_ranges_are_one_sigma_ranges():
+    import nacverify.catalog  # noqa: F401
+    from nacverify.claims import get_claim
+
+    assert math.sqrt(2 / 1) < 2 and math.sqrt(2 / 4) < 2  # gamma at M = 1, gamma_r at N = 4; mu and A: sigma = 1 = b
+    r = evaluate(get_claim("ltc.table12.init_one_sigma"), QUICK)
+    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["gamma_largest_sigma"] == pytest.approx(math.sqrt(2))
+
+
+def test_reworded_and_rekinded_claims():
+    c = _claims()
+    assert "ltc.eq9.unfold_L.substep_dt" not in c  # integrated L dt per input step: compared states at different times
+    assert c["ltc.table_bptt.depth"].kind == Kind.READING and c["ltc.eq11.own_f.sigmoid"].kind == Kind.READING
+    assert c["ltc.eq11.own_f.tanh"].kind == Kind.AS_PRINTED  # tanh < 0 breaks the upper bound whatever W_i is
+    assert "inside" in c["ltc.eq12.bounds.sigmoid"].statement and "inside" in c["ltc.eq12.bounds.relu"].statement
+    msg = evaluate(c["ltc.sec6.unbounded.sigmoid"], QUICK).outcome.message
+    assert "-0.9" not in msg and "one example" in c["ltc.sec6.unbounded.sigmoid"].statement
+
+
+def test_eq12_sigmoid_bound_from_starts_inside():
+    """At the ends of [0, A] (A > 0) the sigmoid field points inward: x' = f A > 0 at x = 0, x' = -A/tau < 0 at x = A."""
+    tau, A, f = 0.5, 0.8, 0.3
+    assert f * A > 0 and -(1 / tau + f) * A + f * A == pytest.approx(-A / tau)
+    r = evaluate(_claims()["ltc.eq12.bounds.sigmoid"], QUICK)
+    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["draws_started_inside"] == QUICK_DRAWS // 2
+
+
+QUICK_DRAWS = 200
+
+
+@pytest.mark.parametrize("cid", ["ltc.eq9a.shapes.transposed", "ltc.eq11.nonnegative_weights", "ltc.sec8.larger_bound.table_dt",
+                                 "ltc.sec15.tanh_tau_sys.tau_below_1"])
+def test_charitable_ltc_readings_hold(cid):
+    import nacverify.catalog  # noqa: F401
+    from nacverify.claims import get_claim
+
+    claim = get_claim(cid)
+    assert claim.kind == Kind.READING and evaluate(claim, QUICK).verdict == Verdict.HOLDS
+
+
+def test_charitable_readings_by_hand():
+    # (M x N)^T (M) -> (N); eq. 21/eq. 19 at dt = 1, L = 1 is ||z||/sigma_w + 1 > 1; tau = 0.5, f = -1: tau_sys = 1 = tau/(1 - tau)
+    assert (np.ones((3, 5)).T @ np.ones(3)).shape == (5,)
+    from nacverify.checks.ltc_equations import trajectory_bound_ratio
+
+    assert trajectory_bound_ratio(0.1, 1.41, 1.0, 1) == pytest.approx(0.1 / 1.41 + 1)
+    assert 0.5 / (1 + 0.5 * -1) == 0.5 / (1 - 0.5) == 1.0
+    # w >= 0, sigma in (0, 1): f = sum w sigma lies in [0, W]
+    w, sig = np.array([0.5, 2.0]), np.array([0.1, 0.9])
+    assert 0 <= w @ sig <= w.sum()
