@@ -130,6 +130,38 @@ def test_parity_holds_on_the_golden_fixture(golden):
     assert np.max(out.evidence.arrays["max_ratio_to_tolerance"]) <= 1.0
 
 
+def test_phi_tolerance_has_its_derived_size(golden):
+    """phi's tolerance, derived by hand from the running-error analysis of model_claims.py for the
+    fixture's one phi value. The backbone's motor neuron 0 has no sensory column (its input mask
+    column is all zero), so its pre-activation is its bias b0, a 'sum' of 16 + 1 terms charged
+    gamma_17 |b0|; then y = b0 w_out + b_out (two roundings), phi = sigmoid(y) (4.5 ulps, Eigen's
+    worst case for TF's logistic, plus sigma'(y) times y's radius), and |jax - tf| <= 2 R:
+      R_pre = gamma_17 |b0|,  R_1 = |w_out| R_pre + u (|b0 w_out| + |w_out| R_pre),  R_y = R_1 + u (|y| + R_1),
+      R_phi = s R_y + 4.5 eps32 (phi + s R_y),  s = phi (1 - phi);  tolerance = 2 R_phi / ulp(phi).
+    With b0 = 0.28123245, w_out = 0.5391391, b_out = -0.03984756: y = 0.111776, phi = 0.527915,
+    about 10.9 ulps (phi in [0.5, 1): one ulp is 2^-24). A tolerance ten times looser would let a
+    perturbation of some 100 ulps pass."""
+    u, eps32 = 2.0**-24, 2.0**-23
+    w = {k: float(golden[f"steady/weights/out/{k}"][0]) for k in ("bias", "output_w", "output_b")}
+    assert not golden["steady/weights/out/sensory_sparsity_mask"][:, 0].any()  # read off the fixture
+    gamma17 = 17 * u / (1 - 17 * u)
+    r_pre = gamma17 * abs(w["bias"])
+    prop = abs(w["output_w"]) * r_pre
+    r_1 = prop + u * (abs(w["bias"] * w["output_w"]) + prop)
+    y = w["bias"] * w["output_w"] + w["output_b"]
+    r_y = r_1 + u * (abs(y) + r_1)
+    phi = 1 / (1 + math.exp(-y))
+    s = phi * (1 - phi)
+    r_phi = s * r_y + 4.5 * eps32 * (phi + s * r_y)
+    hand_ulps = 2 * r_phi / 2.0**-24
+    assert float(golden["steady/phi"].flat[0]) == pytest.approx(phi, rel=1e-6)
+    assert 10.5 < hand_ulps < 11.5
+    for mode in ("exact", "euler", "steady"):
+        fig = parity_mode(golden, mode, jit=False)["figures"]["phi"]
+        assert fig["tol_ulps_min"] == pytest.approx(hand_ulps, rel=1e-4)  # (the TINY32 terms are below 1e-30)
+        assert fig["tol_ulps_median"] == pytest.approx(hand_ulps, rel=1e-4)  # one phi value over all pairs
+
+
 def test_a_perturbed_weight_is_refuted(golden):
     """The backbone bias enters phi and omega of every pair: 1e-4 on it moves phi by about
     0.25 * 0.54e-4 = 1.3e-5, some 200 ulps, far outside phi's tolerance of about 11 ulps."""
