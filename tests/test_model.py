@@ -113,8 +113,10 @@ def _np_cell_params(cell):
     return {k: np.asarray(getattr(cell, k)) for k in ("input_kernel", "recurrent_kernel", "bias", "w_in", "b_in", "w_out", "b_out")}
 
 
-def _np_reference_layer(model, x, K, mode="exact", delta_t=0.5, steps=5, dt=1.0, eps=1e-6):
-    """REFERENCE_IMPLEMENTATION.md in NumPy (loops, full matrices), from the model's parameters."""
+def _np_reference_layer(model, x, K, mode="exact", delta_t=0.5, steps=5, dt=1.0, eps=1e-6, backbone_steps=1, gates_out=None):
+    """REFERENCE_IMPLEMENTATION.md in NumPy (loops, full matrices), from the model's parameters.
+    `backbone_steps` unfolds the backbone cell that many times from a zero state on the constant
+    pair input (1: the public layer); `gates_out` (a list) collects every pair's (phi, omega)."""
     d, h = D, H
     depth = d // h
     pw = AutoNCP(int(math.ceil((d - 0.5) / 0.6)), 0, sparsity_level=0.5, seed=22222)
@@ -156,10 +158,13 @@ def _np_reference_layer(model, x, K, mode="exact", delta_t=0.5, steps=5, dt=1.0,
                 sel = np.argsort(-scores, kind="stable")[:K]
                 u = np.concatenate([np.repeat(qh[i][None], K, 0), kh[sel]], axis=1)
                 state = np.zeros((K, bw.units))
-                state = (state @ (bp["recurrent_kernel"] * brec) + (u * bp["w_in"] + bp["b_in"]) @ (bp["input_kernel"] * b_in_mask) + bp["bias"]) * b_active
+                for _ in range(backbone_steps):
+                    state = (state @ (bp["recurrent_kernel"] * brec) + (u * bp["w_in"] + bp["b_in"]) @ (bp["input_kernel"] * b_in_mask) + bp["bias"]) * b_active
                 y = state[:, bg["motor"]] * bp["w_out"] + bp["b_out"]
                 phi = 1 / (1 + np.exp(-y[:, 0]))
                 omega = np.log1p(np.exp(y[:, 0])) + eps
+                if gates_out is not None:
+                    gates_out.append((phi, omega))
                 tp = 1 / (1 + np.exp(-((u @ ta_w + ta_b)[:, 0] * 1.0 + (u @ tb_w + tb_b)[:, 0])))
                 if mode == "steady":
                     a = phi / omega
@@ -185,6 +190,31 @@ def test_reference_variant_matches_numpy_reimplementation(x, mode):
     np.testing.assert_allclose(np.asarray(model(x)), ref, rtol=1e-11, atol=1e-12)
     last = model.with_options(return_sequences=False)(x)
     np.testing.assert_allclose(np.asarray(last), ref[:, -1], rtol=1e-11, atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["exact", "euler", "steady"])
+def test_reference_variant_with_pair_dependent_gates_matches_numpy(x, mode):
+    """The reference variant's own gates are one constant per head, so its softmax is uniform in
+    euler and steady mode whatever the logit formula (4 Euler steps instead of 5, or phi*omega
+    instead of phi/omega, pass the test above). Here the reference layer gets a backbone unfolded
+    until the pair input reaches the motor neuron (the circuit depth): phi and omega then vary per
+    pair, and the logits of eq. 2 (5 Euler steps of dt = 0.5), eq. 17 (public form 1 - e^{-omega t})
+    and eq. 18 (phi/omega), re-implemented in NumPy, decide the attention."""
+    model = NAC(D, H, key=jax.random.PRNGKey(1), dtype=jnp.float64, backbone="reference", topk=3, mode=mode, return_sequences=True)
+    deep = NAC(D, H, key=jax.random.PRNGKey(1), dtype=jnp.float64, backbone="circuit", topk=3, mode=mode).backbone
+    assert deep.input_dependent and deep.steps > 1
+    np.testing.assert_array_equal(np.asarray(deep.cell.recurrent_kernel), np.asarray(model.backbone.cell.recurrent_kernel))
+    deep = eqx.tree_at(lambda b: (b.cell.w_out, b.cell.b_out), deep, (jnp.array([1.7]), jnp.array([-0.2])))
+    model = eqx.tree_at(lambda m: m.backbone, model, deep)
+    gates = []
+    ref = _np_reference_layer(model, np.asarray(x), 3, mode, backbone_steps=deep.steps, gates_out=gates)
+    phis = np.concatenate([g[0] for g in gates])
+    omegas = np.concatenate([g[1] for g in gates])
+    assert np.ptp(phis) > 0.05 and np.ptp(omegas) > 0.05  # the gates really vary per pair
+    np.testing.assert_allclose(np.asarray(model(x)), ref, rtol=1e-11, atol=1e-12)
+    tr = model.trace(x)
+    weights = np.asarray(tr.attention)
+    assert np.max(np.abs(weights - 1 / 3)) > 0.01  # not the uniform softmax of constant gates
 
 
 def test_unit_formulas_and_sensory_width():
@@ -215,10 +245,26 @@ def test_shapes_and_dtypes_every_variant(x, backbone, head):
 
 @pytest.mark.parametrize("mode", ["exact", "euler", "steady"])
 def test_modes_float32(mode):
+    """A float32 model computes the float64 model's function to float32 rounding: the same
+    parameters cast to float64 give outputs within N u max|y| (u = 2^-24), N = 128 roundings.
+    The longest path counts about 100: the projection cell (d + 3 = 11), the score (depth = 4),
+    the circuit backbone (3 unfolds of at most 13 terms, 39), gates (softplus and sigmoid, 2 x 4.5
+    ulps), logits (5 Euler steps x 3 = 15, or 4 for exact/steady), softmax (exp, K = 8 terms, a
+    division: 11), the weighted sum (8) and the output projection (d + 1 = 9); every partial sum
+    here is of the order of max|y| (no cancellation: the top-k indices agree, checked)."""
     x32 = jax.random.normal(jax.random.PRNGKey(0), (1, 10, D), jnp.float32)
-    m = NAC(D, H, key=jax.random.PRNGKey(0), mode=mode)
+    m = NAC(D, H, key=jax.random.PRNGKey(0), mode=mode, return_sequences=True)
     y = m(x32)
-    assert y.shape == (1, D) and y.dtype == jnp.float32 and bool(jnp.all(jnp.isfinite(y)))
+    assert y.shape == (1, 10, D) and y.dtype == jnp.float32
+    to64 = lambda a: a.astype(jnp.float64) if eqx.is_array(a) and jnp.issubdtype(a.dtype, jnp.floating) else a  # noqa: E731
+    m64 = jax.tree_util.tree_map(to64, m)
+    x64 = x32.astype(jnp.float64)
+    y64 = np.asarray(m64(x64))
+    assert y64.dtype == np.float64
+    np.testing.assert_array_equal(np.asarray(m.trace(x32).indices), np.asarray(m64.trace(x64).indices))
+    tol = 128 * 2.0**-24 * np.max(np.abs(y64))
+    assert np.max(np.abs(np.asarray(y, np.float64) - y64)) <= tol
+    np.testing.assert_allclose(np.asarray(m.with_options(return_sequences=False)(x32), np.float64), y64[:, -1], rtol=0, atol=tol)
 
 
 def test_jit_and_grad(x):
