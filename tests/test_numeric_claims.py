@@ -74,17 +74,28 @@ def test_euler_order_against_literal_iteration():
     assert math.log2(heun(256) / heun(512)) == pytest.approx(2.0, abs=0.05)
 
 
-@pytest.mark.parametrize("cid", ["nac.thm1.continuous", "nac.cor1", "nac.cor2", "nac.cor3", "nac.euler.order"])
+@pytest.mark.parametrize("cid", ["nac.thm1.continuous", "nac.thm1.continuous.edges", "nac.cor1", "nac.cor2", "nac.cor3", "nac.euler.order"])
 def test_true_statements_hold(cid):
     result = evaluate(_claim(cid), QUICK)
     assert result.verdict == Verdict.HOLDS, result.outcome.message
 
 
 def test_cor3_formula_by_hand():
-    # a0 = 2, a* = 0 (phi = 0), omega = 0.5, delta = 0.01: t = 2 ln(200)
-    t = np.linspace(0, 12, 1_200_001)
-    a = 2 * np.exp(-0.5 * t)
-    assert t[np.argmax(np.abs(a) <= 0.01)] == pytest.approx(2 * math.log(200), abs=2e-5)
+    """nac.cor3's worst draw, recomputed: eq. 12's time (1/omega) ln(|a0 - a*|/delta) by hand, and
+    the first grid time where the closed form a* + (a0 - a*) e^{-omega t} is inside the tube,
+    which the claim's solver-measured entry must match to one step of its grid."""
+    result = evaluate(_claim("nac.cor3"), QUICK)
+    assert result.verdict == Verdict.HOLDS
+    w, s = result.outcome.evidence.witness, result.outcome.evidence.scalars
+    a_star = w["phi"] / w["omega"]
+    t_star = math.log(abs(w["a0"] - a_star) / w["delta"]) / w["omega"]
+    assert w["t_predicted"] == pytest.approx(t_star, rel=1e-12)
+    step = s["grid_step_dimensionless"] / w["omega"]
+    t = np.arange(0.0, 9.0 / w["omega"] + step / 2, step)
+    a = a_star + (w["a0"] - a_star) * np.exp(-w["omega"] * t)
+    hand_entry = t[np.argmax(np.abs(a - a_star) <= w["delta"])]
+    assert t_star <= hand_entry < t_star + step + 1e-12  # the first grid point at or after t*
+    assert w["t_entry"] == pytest.approx(hand_entry, abs=step)
 
 
 runner = CliRunner()
@@ -133,3 +144,32 @@ def test_euler_message_states_the_grid_values_as_measured():
     assert "dt*omega = 1.005" in message and "dt*omega = 2.005" in message
     assert "first grid point" in message and "exact thresholds" in message
     assert "leaves [m, M] from dt*omega = 1 " not in message and "diverges from 2" not in message
+
+
+def test_cor2_edge_grid_against_the_closed_form():
+    """eq. 8: |a_t - a*| = |a0 - a*| e^(-omega t), so with a0 = a* + s M the slack M e^(-omega t) - |a_t - a*| is
+    (1 - |s|) M e^(-omega t), smallest at t = 5: 0 at the equality case s = +-1, M e^(-5 omega) at s = 0."""
+    from nacverify.checks.nac_corollaries import EDGE_M, EDGE_OMEGA, EDGE_PHI, EDGE_SIDES, cor2_edges
+
+    edges = cor2_edges(np.linspace(0.0, 5.0, 501))
+    assert edges["omega"].size == len(EDGE_OMEGA) * len(EDGE_PHI) * len(EDGE_M) * len(EDGE_SIDES) == 375
+    assert {0.0, 1e3, -1e3} <= set(edges["phi"].tolist()) and edges["omega"].min() == 1e-4 and edges["M"].max() == 1e6
+    by_hand = (1 - np.abs(edges["side"])) * edges["M"] * np.exp(-5.0 * edges["omega"])
+    assert np.allclose(edges["slack"], by_hand, rtol=1e-7, atol=1e-9 * np.maximum(edges["M"], np.abs(edges["phi"] / edges["omega"])).max())
+    assert np.all(edges["excess_over_error"] <= 0)
+
+
+def test_thm1_edges_leave_the_draws_ranges_and_hand_intervals():
+    """The draws of nac.thm1.continuous take f_omega in [0.01, 10], f_phi in [-5, 5]; the edges go beyond. For the
+    pair f_omega = (1e3, 1e-4), f_phi = (1e3, -1e3): A = (1, -1e7), so [m, M] = [-1e7, 1]; for phi = 0 it is [0, 0]."""
+    from nacverify.checks.nac_corollaries import thm1_edges
+    from nacverify.checks.nac_stability import _interval
+
+    f_omega, f_phi, mask = thm1_edges(0, wide_draws=200)
+    assert f_omega[mask].min() < 0.01 and f_omega[mask].max() > 10 and np.abs(f_phi).max() > 5
+    row = next(i for i in range(len(f_omega)) if f_omega[i, 0] == 1e3 and f_omega[i, 1] == 1e-4 and f_phi[i, 0] == 1e3)
+    _, m, M = _interval(mask[row:row + 1], f_omega[row:row + 1], f_phi[row:row + 1])
+    assert m[0] == pytest.approx(-1e7) and M[0] == pytest.approx(1.0)
+    zero = next(i for i in range(len(f_omega)) if mask[i].sum() == 1 and f_phi[i, 0] == 0.0)
+    _, m, M = _interval(mask[zero:zero + 1], f_omega[zero:zero + 1], f_phi[zero:zero + 1])
+    assert m[0] == 0.0 and M[0] == 0.0
