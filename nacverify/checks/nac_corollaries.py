@@ -6,6 +6,13 @@ the right-hand side to within the solver's own error. Corollary 2 (eq. 10) bound
 every start with $|a_0 - a^*| \le M$ by $M e^{-\omega t}$. Corollary 3 (eq. 11-12): the
 first time with $|a_t - a^*| \le \delta$ is $t_\delta = \omega^{-1} \ln(|a_0 - a^*|/\delta)$.
 Explicit Euler converges to the closed form (eq. 3) with global order 1.
+
+Random draws cover bounded ranges; the edge grids (`EDGE_OMEGA`, `EDGE_PHI`, `EDGE_M`) re-check
+points they never choose: gate values three orders of magnitude outside them, phi = 0 (a* = 0),
+the equality case |a0 - a*| = M and a0 = a* of Corollary 2, and for Theorem 1
+(``nac.thm1.continuous.edges``) both endpoints of [m, M], degenerate intervals, equal
+per-connection equilibria and eight connections of mixed signs, plus log-uniform draws over the
+wide ranges.
 """
 
 from __future__ import annotations
@@ -20,7 +27,15 @@ from ..solvers import solve_ensemble
 from .adversary import maximise
 from .nac_stability import SEED001
 
-__all__ = ["corollary_claims", "euler_order"]
+SEED000 = "000_8dd0046228b94766.txt"
+
+__all__ = ["corollary_claims", "euler_order", "cor2_edges", "thm1_edges"]
+
+#: gate values and radii outside the random draws' ranges (omega in [0.05, 20], phi in [-3, 3], M in [0.01, 10])
+EDGE_OMEGA = (1e-4, 1e-2, 1.0, 1e2, 1e3)
+EDGE_PHI = (-1e3, -3.0, 0.0, 3.0, 1e3)
+EDGE_M = (1e-9, 1.0, 1e6)
+EDGE_SIDES = (-1.0, -0.5, 0.0, 0.5, 1.0)  # a0 = a* + side M: both ends are the equality case of eq. 10
 
 
 
@@ -90,13 +105,33 @@ def _cor2_check(ctx: CheckContext) -> Outcome:
         a0_adv = a_star[k] + bound_M[k] * np.tanh(res.theta[res.best, 0])
         a_adv, err_adv = _solve_pair(phi[k : k + 1], omega[k : k + 1], np.array([a0_adv]), ts)
         slack_adv = bound_M[k] * np.exp(-omega[k] * ts) - np.abs(a_adv[0] - a_star[k])
+    edges = cor2_edges(ts)
     scalars = {"draws": n, "min_slack": float(slack.min()), "max_ratio": float(ratio.max()), "max_solver_error": float(err.max()),
-               "adversary_ratio": adv_ratio, "adversary_min_slack": float(slack_adv.min()), "adversary": not ctx.quick}
+               "adversary_ratio": adv_ratio, "adversary_min_slack": float(slack_adv.min()), "adversary": not ctx.quick,
+               "edge_points": int(edges["omega"].size), "edge_max_excess_over_error": float(edges["excess_over_error"].max())}
     witness = {"phi": float(phi[k]), "omega": float(omega[k]), "M": float(bound_M[k]), "a0": float(a0_adv)}
+    if edges["excess_over_error"].max() > 0:
+        e = int(np.argmax(edges["excess_over_error"]))
+        witness = {"phi": float(edges["phi"][e]), "omega": float(edges["omega"][e]), "M": float(edges["M"][e]),
+                   "a0": float(edges["phi"][e] / edges["omega"][e] + edges["side"][e] * edges["M"][e])}
+        return Outcome(Verdict.REFUTED, "an edge-grid trajectory exceeds M e^(-omega t) beyond solver error", Evidence({}, scalars, witness))
     if np.any(slack < -err) or np.any(slack_adv < -err_adv[0]):
         return Outcome(Verdict.REFUTED, "a trajectory exceeds M e^(-omega t) beyond solver error", Evidence({}, scalars, witness))
     how = "adversary reaches the bound's equality case |a0 - a*| = M" if not ctx.quick else "--quick: no adversarial search"
-    return Outcome(Verdict.HOLDS, f"max |a_t - a*| / (M e^(-omega t)) = {max(ratio.max(), adv_ratio):.6g} ({how}); {n} draws", Evidence({}, scalars, witness))
+    return Outcome(Verdict.HOLDS, f"max |a_t - a*| / (M e^(-omega t)) = {max(ratio.max(), adv_ratio):.6g} ({how}); {n} draws and "
+                   f"{edges['omega'].size} edge points (omega {EDGE_OMEGA}, phi {EDGE_PHI}, M {EDGE_M}, a0 = a* + s M for s in {EDGE_SIDES})",
+                   Evidence({}, scalars, witness))
+
+
+def cor2_edges(ts: np.ndarray) -> dict[str, np.ndarray]:
+    """Corollary 2 on the edge grid: EDGE_OMEGA x EDGE_PHI x EDGE_M x EDGE_SIDES, each member solved twice (its
+    solver error); slack = M e^(-omega t) - |a_t - a*| per member (min over t) and the member's parameters."""
+    grid = np.array(np.meshgrid(EDGE_OMEGA, EDGE_PHI, EDGE_M, EDGE_SIDES, indexing="ij")).reshape(4, -1)
+    omega, phi, bound_M, side = grid
+    a_star = phi / omega
+    a, err = _solve_pair(phi, omega, a_star + side * bound_M, ts)
+    slack = bound_M[:, None] * np.exp(-omega[:, None] * ts) - np.abs(a - a_star[:, None])
+    return {"omega": omega, "phi": phi, "M": bound_M, "side": side, "slack": slack.min(axis=1), "excess_over_error": np.max(-slack - err, axis=1)}
 
 
 def _cor3_check(ctx: CheckContext) -> Outcome:
@@ -171,12 +206,62 @@ def _euler_order_check(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.REFUTED, f"fitted order {slopes.min():.3f}..{slopes.max():.3f} not within 0.05 of 1", ev)
 
 
+def thm1_edges(seed: int, wide_draws: int = 2000) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Theorem 1 configurations outside nac.thm1.continuous's draws: (f_omega, f_phi, a0), each (N, MAX_CONNECTIONS)
+    masked by f_omega > 0, a0 (N,) at m, M or A. One connection on EDGE_OMEGA x EDGE_PHI; pairs with equal, opposite
+    or zero A_j; eight connections of mixed signs and spread rates; then log-uniform f_omega in [1e-4, 1e3] and f_phi =
+    +-10^u, u in [-4, 3], with 1..8 connections."""
+    from .nac_stability import MAX_CONNECTIONS
+
+    rows = [([w], [p]) for w in EDGE_OMEGA for p in EDGE_PHI]
+    rows += [([1e-4, 1e3], [-3.0, 3.0]), ([1.0, 1.0], [3.0, 3.0]), ([1e-4, 1e-4], [0.0, 0.0]), ([1e3, 1e-4], [1e3, -1e3]),
+             ([1e-2, 1e2], [1e-2, 1e2]), ([1e-4] * 7 + [1e3], [(-1.0) ** j * 1e3 for j in range(8)]),
+             ([10.0 ** (j - 4) for j in range(8)], [(-1.0) ** j * 3.0 for j in range(8)])]
+    rng = np.random.default_rng(seed + 40)
+    for _ in range(wide_draws):
+        c = int(rng.integers(1, MAX_CONNECTIONS + 1))
+        rows.append((np.exp(rng.uniform(np.log(1e-4), np.log(1e3), c)).tolist(),
+                     (rng.choice([-1.0, 1.0], c) * 10.0 ** rng.uniform(-4, 3, c)).tolist()))
+    f_omega = np.zeros((len(rows), MAX_CONNECTIONS))
+    f_phi = np.zeros_like(f_omega)
+    for i, (w, p) in enumerate(rows):
+        f_omega[i, : len(w)], f_phi[i, : len(p)] = w, p
+    return f_omega, f_phi, f_omega > 0
+
+
+def _thm1_edges_check(ctx: CheckContext) -> Outcome:
+    from .nac_stability import _interval, _trajectory_violation
+
+    f_omega, f_phi, mask = thm1_edges(ctx.seed, 500 if ctx.quick else 2000)
+    _, m, M = _interval(mask, f_omega, f_phi)
+    phi, omega = f_phi.sum(1), f_omega.sum(1)
+    members = [(phi, omega, a0, m, M) for a0 in (m, M, phi / omega)]  # both endpoints and the equilibrium A
+    phi, omega, a0, m, M = (np.concatenate(parts) for parts in zip(*members))
+    excess, err = _trajectory_violation(phi, omega, a0, m, M, np.linspace(0.0, 10.0, 401), 1e-10, 1e-12)
+    over = excess - err
+    worst = int(np.argmax(over))
+    scalars = {"members": int(phi.size), "configurations": int(f_omega.shape[0]), "max_excursion": float(excess.max()),
+               "max_solver_error": float(err.max()), "max_excursion_over_error": float(over.max())}
+    witness = {"phi": float(phi[worst]), "omega": float(omega[worst]), "a0": float(a0[worst]), "m": float(m[worst]), "M": float(M[worst])}
+    msg = (f"{f_omega.shape[0]} configurations x a0 in {{m, M, A}}: max excursion beyond [m, M] {excess.max():.2g} "
+           f"({'<=' if over.max() <= 0 else '>'} the solver error there)")
+    return Outcome(Verdict.REFUTED if over.max() > 0 else Verdict.HOLDS, msg, Evidence({"excursion": excess, "solver_error": err}, scalars, witness))
+
+
 def corollary_claims() -> list[Claim]:
     return [
         Claim("nac.cor1", f"{SEED001}, Corollary 1, eq. 6-9", "|a_t - a*| <= |a0 - a*| exp(-omega t) for omega > 0 (equality, eq. 8)",
               "constant gates, omega > 0", Verdict.HOLDS, "eq. 7 is the exact error; the bound is attained", _cor1_check, group="numeric", kind=Kind.AS_PRINTED),
-        Claim("nac.cor2", f"{SEED001}, Corollary 2, eq. 10", "|a0 - a*| <= M implies |a_t - a*| <= M exp(-omega t)",
+        Claim("nac.cor2", f"{SEED001}, Corollary 2, eq. 10", "|a0 - a*| <= M implies |a_t - a*| <= M exp(-omega t), t in [0, 5]: at random draws "
+              "(omega in [0.05, 20], phi in [-3, 3], M in [0.01, 10]), at an edge grid the draws never choose (omega 1e-4..1e3, phi -1e3..1e3 and "
+              "0, M 1e-9..1e6, |a0 - a*| = M exactly and a0 = a*) and, in full runs, at an adversary's best start",
               "constant gates, omega > 0, M > 0", Verdict.HOLDS, "follows from eq. 8", _cor2_check, group="numeric", kind=Kind.AS_PRINTED),
+        Claim("nac.thm1.continuous.edges", f"{SEED001}, Theorem 1, eq. 4-5 (proof B.2); {SEED000}, Theorem 1",
+              "trajectories of da/dt = -omega a + phi from a0 in [m, M] stay in [m, M] at points nac.thm1.continuous's draws never choose: "
+              "f_omega,j in 1e-4..1e3 and f_phi,j in -1e3..1e3 (the draws: [0.01, 10] and [-5, 5]), phi = 0 (degenerate [0, 0]), equal "
+              "A_j, eight connections of mixed signs, a0 at m, at M and at A, plus 2000 log-uniform draws over those wide ranges",
+              "f_omega,j > 0, any-sign f_phi,j, a0 in [m, M], gates constant in t, t in [0, 10]", Verdict.HOLDS,
+              "inward-pointing derivative at both ends (B.2); true", _thm1_edges_check, group="numeric", kind=Kind.AS_PRINTED),
         Claim("nac.cor3", f"{SEED001}, Corollary 3, eq. 11-12", "the first time with |a_t - a*| <= delta is (1/omega) ln(|a0 - a*|/delta)",
               "constant gates, omega > 0, |a0 - a*| > delta > 0", Verdict.HOLDS, "|a_t - a*| decreases strictly (eq. 8)", _cor3_check, group="numeric", kind=Kind.AS_PRINTED),
         Claim("nac.euler.order", f"{SEED001}, eq. 2 against eq. 3", "explicit Euler converges to the closed form with order 1",
