@@ -77,27 +77,63 @@ def test_new_obligations_hold(oid):
     assert ob.expect == Verdict.HOLDS and ob.run().verdict == Verdict.HOLDS, ob.run().message
 
 
+def _at(expr, **values):
+    """A SymPy expression of a proof obligation, evaluated at plain floats (symbols by name)."""
+    import sympy
+
+    expr = sympy.sympify(expr)
+    return float(expr.subs({sym: values[sym.name] for sym in expr.free_symbols}))
+
+
 def test_cor3_remark_by_hand():
+    """t* = ln(D/delta)/omega (eq. 12) by hand against the proof module's t* and the expressions
+    the remark's obligations check: omega t* is constant, the slope in ln(1/delta) is 1/omega,
+    and d t*/d omega (finite differences) is the obligation's -g/omega^2 with g = ln(D/delta)."""
+    import importlib
+
+    proof = importlib.import_module("nacverify.proofs.nac_text")
     D, delta = 2.0, 0.01
     t_star = lambda w, d=delta: math.log(D / d) / w  # noqa: E731
-    assert 1.0 * t_star(1.0) == pytest.approx(4.0 * t_star(4.0))            # time inversely proportional
-    assert t_star(2.0, 1e-4) - t_star(2.0, 1e-2) == pytest.approx(math.log(100) / 2)  # slope 1/omega in ln(1/delta)
-    assert t_star(3.0) < t_star(1.0)
+    for w, d in ((1.0, delta), (4.0, 1e-4), (0.3, 0.5)):
+        assert _at(proof.t_star, omega=w, D=D, delta=d) == pytest.approx(t_star(w, d), rel=1e-14)
+    assert 1.0 * t_star(1.0) == pytest.approx(4.0 * t_star(4.0))  # time inversely proportional
+    assert _at(OBLIGATIONS["nac.cor3.remark.time_inverse_omega"].check.lhs) == 0.0
+    slope = (t_star(2.0, 1e-4) - t_star(2.0, 1e-2)) / math.log(100)  # 1/2
+    assert _at(OBLIGATIONS["nac.cor3.remark.log_accuracy"].check.parts["slope"].lhs, omega=2.0) == pytest.approx(slope)
+    h = 1e-6
+    d_omega = (t_star(1.0 + h) - t_star(1.0 - h)) / (2 * h)  # -ln(200) < 0
+    assert d_omega < 0
+    assert _at(OBLIGATIONS["nac.cor3.remark.faster_with_omega"].check.expr, omega=1.0, g=math.log(D / delta)) == pytest.approx(d_omega, rel=1e-6)
 
 
 def test_score_penalties_by_hand():
+    """e^{d/10} - 1 against e^{d/13} - 1 (000 eq. 58) by hand, against the expressions of
+    nac.score.asymmetric: their difference, its factored form, the early penalty, both at 0."""
+    parts = OBLIGATIONS["nac.score.asymmetric"].check.parts
     for d in (0.5, 5.0, 50.0):
-        assert math.expm1(d / 10) > math.expm1(d / 13) > 0
-    assert math.expm1(0 / 10) == math.expm1(0 / 13) == 0
+        gap = math.expm1(d / 10) - math.expm1(d / 13)
+        assert gap > 0
+        assert _at(parts["factor"].lhs, x=d) == pytest.approx(gap, rel=1e-12)
+        assert _at(parts["factor"].rhs, x=d) == pytest.approx(gap, rel=1e-12)
+        assert _at(parts["early_positive"].expr, x=d) == pytest.approx(math.expm1(d / 13), rel=1e-12)
+    assert _at(parts["zero_at_0"].lhs) == math.expm1(0 / 10) - math.expm1(0 / 13) == 0
 
 
 def test_eq33_and_steady_derivatives_by_finite_differences():
+    """Finite differences of a* = phi/omega and the two sides of eq. 33 by hand, against the
+    expressions nac.c1.steady_derivatives and nac.eq33.equilibrium_form check."""
     phi, w, h = 0.7, 1.3, 1e-6
     a_star = lambda p, om: p / om  # noqa: E731
-    assert (a_star(phi + h, w) - a_star(phi - h, w)) / (2 * h) == pytest.approx(1 / w)
-    assert (a_star(phi, w + h) - a_star(phi, w - h)) / (2 * h) == pytest.approx(-phi / w**2)
+    parts = OBLIGATIONS["nac.c1.steady_derivatives"].check.parts
+    assert _at(parts["d_phi"].lhs, phi=phi, omega=w) == pytest.approx((a_star(phi + h, w) - a_star(phi - h, w)) / (2 * h))
+    assert _at(parts["d_omega"].lhs, phi=phi, omega=w) == pytest.approx((a_star(phi, w + h) - a_star(phi, w - h)) / (2 * h))
+    # eq. 46 at a large t is 1/omega: (1 - e^{-omega t})/omega
+    assert _at(parts["eq46_limit"].expr, omega=w, t=60.0) == pytest.approx(1 / w, rel=1e-12)
     a = 0.3
-    assert -w * a + phi == pytest.approx(-w * (a - phi / w))
+    eq33 = OBLIGATIONS["nac.eq33.equilibrium_form"].check.parts
+    assert _at(eq33["factor"].lhs, a=a, omega=w, phi=phi) == pytest.approx(-w * a + phi)
+    assert _at(eq33["factor"].rhs, a=a, omega=w, phi=phi) == pytest.approx(-w * (a - phi / w))
+    assert _at(eq33["unique_root"].expected, phi=phi, omega=w) == pytest.approx(phi / w)
 
 
 # --- numeric claims: verdicts and witnesses recomputed ------------------------------
@@ -165,18 +201,33 @@ def test_backbone_affine_lower_bound_by_hand():
 
 
 def test_affine_best_sup_error_for_square_is_one_half():
+    """Brute force over affine g = m x + c: the best sup error for x^2 on [-1, 1] is 1/2, the
+    lower bound nac.thm2.eq20.linear_cells reports (its second difference e(-1) + e(1) - 2 e(0)
+    of the error is 2 for every affine g)."""
     xs = np.linspace(-1, 1, 401)
     best = min(np.max(np.abs(xs**2 - (m * xs + c))) for m in np.linspace(-0.5, 0.5, 21) for c in np.linspace(0, 1, 101))
     assert best == pytest.approx(0.5, abs=1e-9)
+    r = evaluate(CLAIMS["nac.thm2.eq20.linear_cells"], QUICK)
+    assert r.verdict == Verdict.REFUTED
+    w = r.outcome.evidence.witness
+    assert w["sup_error_lower_bound"] == pytest.approx(best, abs=1e-9)
+    assert w["second_difference_of_error"] == pytest.approx(2.0, abs=1e-9)
 
 
 def test_thm2_claims():
     assert evaluate(CLAIMS["nac.thm2"], QUICK).verdict == Verdict.INCONCLUSIVE
     r = evaluate(CLAIMS["nac.thm2.t1_output_ignores_gates"], QUICK)
     assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["max_abs_gradient_wrt_gate_parameters"] == 0.0
-    # by hand: softmax over one key
-    for logit in (-5.0, 0.0, 3.0):
-        assert math.exp(logit) / math.exp(logit) == 1.0
+    # softmax over one key is 1: the model's own attention weight at T = 1
+    import jax
+    import jax.numpy as jnp
+
+    from nacverify.model import NAC
+
+    for mode in ("exact", "euler", "steady"):
+        m = NAC(4, 2, key=jax.random.PRNGKey(0), dtype=jnp.float64, mode=mode, return_attention=True)
+        _, att = m(jax.random.normal(jax.random.PRNGKey(1), (3, 1, 4), jnp.float64))
+        np.testing.assert_array_equal(np.asarray(att.weights), 1.0)
 
 
 def test_model_text_claims_hold():

@@ -231,22 +231,45 @@ def test_counterexample_recomputes(obligation_id):
     assert RECHECK[obligation_id](point), (obligation_id, point)
 
 
+def _at(expr, **values):
+    """A SymPy expression of a proof obligation at plain floats (symbols by name)."""
+    import sympy
+
+    expr = sympy.sympify(expr)
+    return float(expr.subs({sym: values[sym.name] for sym in expr.free_symbols}))
+
+
 def test_shared_gate_ceiling_by_brute_force():
     """The steady logit of the shared gate stays in (0, 1) on a wide grid, and the top softmax
-    weight over K = 8 keys never exceeds e/(e + 7) = 0.2797 (nac.gates.shared.*)."""
+    weight over K = 8 keys never exceeds e/(e + 7) = 0.2797 (nac.gates.shared.*): the grid values
+    against the obligation's own steady logit, and e/(e + 7) against its ceiling at K = 8."""
     xs = np.linspace(-60, 60, 24001)
     steady = 1 / (1 + np.exp(-xs)) / (np.log1p(np.exp(xs)) + 1e-6)
     assert steady.min() > 0 and steady.max() < 1
+    logit = BY_ID["nac.gates.shared.steady_range"].check.parts["bounds"].parts["lower"].expr  # sigma/(softplus + eps) - 0
+    for x in (-30.0, -2.0, 0.0, 0.5, 7.0):
+        i = int(np.argmin(np.abs(xs - x)))
+        assert _at(logit, x=xs[i], epsilon=1e-6) == pytest.approx(steady[i], rel=1e-12)
     top = math.exp(steady.max()) / (math.exp(steady.max()) + 7 * math.exp(steady.min()))
     assert top < math.e / (math.e + 7) < 0.2798
+    # the obligation's margin ceiling - top weight, K = 2 + j keys, e^{a_1} = e/(1 + y), each other e^{a_k} = 1 + s:
+    # the brute-force top weight has a_1 = max steady logit, the others = min steady logit
+    margin = BY_ID["nac.gates.shared.max_softmax_weight"].check.expr
+    y, s = math.exp(1 - steady.max()) - 1, math.exp(steady.min()) - 1
+    assert _at(margin, j=6, y=y, s=s) == pytest.approx(math.e / (math.e + 7) - top, rel=1e-9)
+    assert _at(margin, j=6, y=1e-12, s=1e-12) == pytest.approx(0.0, abs=1e-11)  # at the corner the top weight is the ceiling
 
 
 def test_euler_step_threshold_by_iteration():
-    """nac.thm1.euler.step_condition.single: iterate the Euler map from the far end of [0, A]."""
+    """nac.thm1.euler.step_condition.single: iterate the Euler map from the far end of [0, A], and
+    compare with the obligation's E(0) = dt omega A and its threshold dt = 1/omega."""
     A, w = 1.5, 2.0
+    parts = BY_ID["nac.thm1.euler.step_condition.single"].check.parts
+    assert _at(parts["threshold_pos"].expected, omega=w) == 0.5
     for dt, inside in ((0.49, True), (0.5, True), (0.51, False)):
         a = 0.0 + dt * (-w * 0.0 + w * A)  # one step from m = 0
         assert (a <= A + 1e-12) is inside
+        assert _at(parts["threshold_pos"].lhs, dt=dt, omega=w, n=A) == pytest.approx(a, rel=1e-15)
 
 
 def test_step40_41_second_term_fails_exactly_beyond_four_thirds():
