@@ -164,10 +164,60 @@ def test_export_csv_is_the_claims_table(tmp_path):
     assert stdout == out.read_text(encoding="utf-8")
 
 
+def _ledger_expectation():
+    """Per document (items, checked, not checkable, missing) and the ledger's problems, read off the
+    YAML files, the seed texts and the claim registry here, independently of nacverify.ledger."""
+    import re
+
+    import yaml
+
+    import nacverify.catalog  # noqa: F401
+    from nacverify.claims import registry
+
+    folder = Path(__file__).resolve().parents[1] / "nacverify" / "ledger"
+    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    norm = lambda text: re.sub(r"\s+", " ", text).strip()  # noqa: E731
+    raw = {}
+    for f in sorted(folder.glob("*.yaml")):
+        raw[f.stem] = yaml.safe_load(f.read_text(encoding="utf-8"))
+    keys = {f"{d}:{it['item']}": it for d, led in raw.items() for it in led["items"]}
+    counts, problems, named = {}, [], set()
+    for d, led in raw.items():
+        items = led["items"]
+        checked = [it for it in items if it.get("claims")]
+        not_checkable = [it for it in items if not it.get("claims") and it.get("not_checkable")]
+        counts[d] = (len(items), len(checked), len(not_checkable), len(items) - len(checked) - len(not_checkable))
+        seed = seeds / led["document"]
+        text = seed.read_text(encoding="utf-8") if seed.is_file() else None
+        for it in items:
+            where = f"{d}:{it['item']}"
+            if sum(bool(it.get(k)) for k in ("claims", "not_checkable", "missing")) != 1:
+                problems.append(f"{where}: not exactly one status")
+            named.update(it.get("claims") or ())
+            if it.get("charitable") is not None and (it["charitable"] not in (it.get("claims") or ()) or not it.get("defense")):
+                problems.append(f"{where}: charitable")
+            if it.get("twin") is not None and keys.get(it["twin"], {}).get("twin") != where:
+                problems.append(f"{where}: twin")
+            if text is not None:
+                quote = norm(it["quote"])
+                lines = text.splitlines()
+                window = norm(" ".join(lines[max(0, it["line"] - 1): it["line"] + 2]))
+                if quote not in norm(text) or " ".join(quote.split(" ")[:3]) not in window:
+                    problems.append(f"{where}: quote")
+    known = set(registry())
+    problems += [f"unregistered {c}" for c in named - known] + [f"unnamed {c}" for c in known - named]
+    return counts, problems
+
+
 def test_coverage_json_validates(tmp_path):
+    counts, problems = _ledger_expectation()
     res = runner.invoke(app, ["coverage", "--format", "json", "--out", str(tmp_path / "c.h5")])
     doc = valid(strict_loads(res.stdout), "nacverify.coverage/2")
-    assert res.exit_code == (1 if doc["problems"] or any(d["missing"] for d in doc["documents"].values()) else 0)
+    expected_exit = 1 if problems or any(c[3] for c in counts.values()) else 0
+    assert res.exit_code == expected_exit, (problems, doc["problems"])
+    assert bool(doc["problems"]) == bool(problems), (problems, doc["problems"])
+    for name, d in doc["documents"].items():
+        assert (d["items"], d["checked"], d["not_checkable"], d["missing"]) == counts[name], name
     with h5py.File(tmp_path / "c.h5") as h:
         for name, d in doc["documents"].items():
             assert (d["items"], d["checked"], d["missing"]) == tuple(int(h[f"coverage/{name}"].attrs[k]) for k in ("items", "checked", "missing"))
