@@ -72,3 +72,20 @@ def test_thm3_bound_claims_say_which_subset_they_test(regime):
         claim = r[cid]
         assert "not Theorem 3's quantifier over every admissible phi, omega" in claim.statement, cid
         assert claim.assumptions.startswith("Theorem 3 quantifies over every phi, omega Lipschitz") and "tested:" in claim.assumptions, cid
+
+
+@pytest.mark.parametrize("doc, item, expected", [
+    ("000", "abstract.guarantees", "depends-on-reading"),  # Theorem 1 (ODE) holds; the Euler induction and eq. 40 -> 41 fail
+    ("000", "s5.guarantees", "depends-on-reading"),
+    ("000", "s2.1.1.no-overshoot", "depends-on-reading"),  # now checked as 001's twin: Euler at dt omega > 1 overshoots
+    ("001", "s2.1.1.no-overshoot", "depends-on-reading"),
+    ("001", "eq18", "depends-on-reading"),  # separate heads reach any logit spread below 1/eps
+    ("001", "s2.2.analogous", "error"),  # an affine phi cannot equal q.k: no kinder reading of 'linear projection'
+])
+def test_defended_items_have_their_finding(doc, item, expected):
+    """Before: these items had a refuted document claim and no charitable reading (finding 'inconclusive', listed by
+    missing_defenses; 000's no-overshoot did not carry nac.thm1.euler and 'held')."""
+    r = registry()
+    it = _items()[doc][item]
+    assert it.charitable in it.claims and it.defense
+    assert item_finding(it, expected_verdicts(r), r).finding == expected
