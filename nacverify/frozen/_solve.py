@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..precision import uses_float64
 from ..margins import solver_margin
 from ..odes import frozen_solution
 from ..regimes import Regime
@@ -207,8 +208,10 @@ def _measure(spec: RegimeSpec, regime: Regime, opts: SolveOptions, t: np.ndarray
     return FrozenErrorRun(spec, regime, opts, t, phi, omega, a_var, a_frz, margin, bounds, summary, first.num_steps, seconds)
 
 
+@uses_float64
 def run_frozen_error(spec: RegimeSpec, opts: SolveOptions = SolveOptions()) -> FrozenErrorRun:
-    """Solve one regime instance at `opts` and at 100x tighter tolerances, and measure."""
+    """Solve one regime instance at `opts` and at 100x tighter tolerances, and measure (in float64,
+    whatever the caller's JAX setting: `nacverify.precision`)."""
     regime = spec.build()
     t = np.linspace(0.0, regime.T, opts.points)
     start = time.perf_counter()
