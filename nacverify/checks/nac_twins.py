@@ -18,12 +18,14 @@ recurrent $O(n d^2)$, self-attention $O(n^2 d)$). Counted exactly from the trace
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from .nac_complexity import _sds, fit_slope, jaxpr_stats
 
-__all__ = ["twin_claims", "rnn_dot_flops", "attention_dot_flops"]
+__all__ = ["twin_claims", "count_claims", "rnn_dot_flops", "attention_dot_flops", "stated_and_listed", "table4_heads"]
 
 SEED000 = "000_8dd0046228b94766.txt"
 SEED001 = "001_9075dda04a2ad935.txt"
@@ -100,6 +102,124 @@ def _attention_check(ctx: CheckContext) -> Outcome:
            f"k = {list(WIDTHS)} (n = 32): exactly 4 n^2 k ({exact_n and exact_k}), quadratic in n and linear in k")
     return Outcome(Verdict.HOLDS if exact_n and exact_k else Verdict.REFUTED, msg, Evidence(arrays, scalars))
 
+# ----------------------------------------------------------------------------- counts in words against their lists
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11}
+#: (document, key, the sentence as printed, the headings that follow it where the list is a run of headed paragraphs)
+COUNTED = [
+    ('000', 'modes', 'we define three computation modes: (i) Exact, using the closed-form ODE solution; (ii) Euler, approximating the solution via explicit Euler integration; and (iii) Steady, using only the steady-state solution, analogous to standard attention scores.',
+     None),
+    ('000', 'computational-modes', 'we introduce three computational modes: (i) Euler, based on explicit Euler integration; (ii) Exact, providing closed-form solutions; and (iii) Steady, approximating equilibrium states.',
+     None),
+    ('000', 'irregular', 'We evaluate the proposed architecture on two irregular time-series datasets: (i) Event-based MNIST; and (ii) Person Activity Recognition (PAR).',
+     None),
+    ('000', 'simulators', 'we used two widely adopted simulation environments: (i) OpenAI CarRacing (brockman2016openai); and (ii) the Udacity Self-Driving Car Simulator (udacity).',
+     None),
+    ('000', 'bearing-datasets', 'We utilized three benchmark datasets: (i) PRONOSTIA (nectoux2012pronostia), (ii) XJTU-SY (wang2018xjtu), and (iii) HUST (thuan2023hust).',
+     None),
+    ('000', 'interp-levels', 'at two levels: (i) Saliency maps, which use Grad-CAM (selvaraju2017grad) to visualize which features are attended to by the convolutional layers of the model during inference. Additional information on saliency maps is provided in the Appendix D.3.3; (ii) Cell-level neuron state',
+     None),
+    ('000', 'autoncp-inputs', 'requiring three inputs: the number of units (sensory + interneuron + motor), motor neurons, and sparsity',
+     None),
+    ('000', 'phi-variants', 'we tested two variants: (i) NAC-ϕlinear\\phi_{\\text{linear}} with no activation, and (ii) NAC-ϕtanh\\phi_{\\text{tanh}} with a tanh activation.',
+     None),
+    ('000', 'd2-subcategories', 'The brief descriptions of variants and ablation are divided into five subcategories:',
+     ('Top-K Ablations', 'NAC-Sparsity Ablations', 'NAC with isolated NCPs Ablations', 'NAC with unconstrained ϕ', 'Modes Ablations')),
+    ('001', 'abstract-modes', 'NAC supports three attention logit computation modes: (i) explicit Euler integration, (ii) exact closed-form solution, and (iii) steady-state approximation.',
+     None),
+    ('001', 'modes', 'we define three computation modes: (i) Exact, using the closed-form ODE solution; (ii) Euler, approximating the solution via _explicit Euler_ integration; and (iii) Steady, using only the steady-state solution, analogous to standard attention scores.',
+     None),
+    ('001', 'computational-modes', 'we introduce three computational modes: (i) Euler, based on _explicit Euler_ integration; (ii) Exact, providing closed-form solutions; and (iii) Steady, approximating equilibrium states.',
+     None),
+    ('001', 'irregular', 'We evaluate the proposed architecture on two irregular timeseries datasets: (i) Event-based MNIST; and (ii) Person Activity Recognition (PAR).',
+     None),
+    ('001', 'simulators', 'two widely adopted simulation environments: (i) OpenAI CarRacing (Brockman et al., 2016); and (ii) the Udacity SelfDriving Car Simulator (uda).',
+     None),
+    ('001', 'bearing-datasets', 'We utilized three benchmark datasets: (i) PRONOSTIA (Nectoux et al., 2012), (ii) XJTU-SY (Wang et al., 2018), and (iii) HUST (Thuan & Hong, 2023).',
+     None),
+    ('001', 'd2-subcategories', 'The brief descriptions of variants and ablation are also divided into four subcategories:',
+     ('Top-K Ablations', 'Sparsity Ablations', 'Modes variants')),
+]
+#: the sentences whose count differs from their list (the repository's knowledge; the gate compares the parse with it)
+MISCOUNTED = {"001.d2-subcategories": "three headed paragraphs follow (Top-K Ablations, Sparsity Ablations, Modes variants), not four"}
+#: Table 4's NAC row as printed (d_model-d, heads h per experiment: MNIST, PAR, CarRacing, Udacity, RUL)
+TABLE4_NAC = {"000": "NAC 64-d, 8h 32-d, 4h 64-d, 16h 100-d, 20h 16-d, 8h", "001": "NAC 64-d, 8h 32-d, 4h 64-d, 16h 100-d, 16h 16-d, 8h"}
+TABLE4_COLUMNS = ("MNIST", "PAR", "CarRacing", "Udacity", "RUL")
+
+
+def stated_and_listed(sentence: str, headings: tuple[str, ...] | None = None) -> tuple[int, int, list[str]]:
+    """(the number stated in words, the number of entries listed, the entries). Entries: the headings when given, else the
+    enumerators (i), (ii), ... after the number word, else the top-level comma list after the colon ('and' dropped)."""
+    words = re.findall(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", sentence.lower())
+    stated = NUMBER_WORDS[words[0]]
+    if headings is not None:
+        return stated, len(headings), list(headings)
+    marks = re.findall(r"\((i{1,3}|iv|v|vi{0,3}|ix|x)\)", sentence)
+    if marks:
+        return stated, len(dict.fromkeys(marks)), marks
+    tail, depth, part, parts = sentence.split(":", 1)[1], 0, "", []
+    for ch in tail:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(part)
+            part = ""
+        else:
+            part += ch
+    parts = [re.sub(r"^\s*and\s+", "", x).strip() for x in [*parts, part] if x.strip()]
+    return stated, len(parts), parts
+
+
+def _count_check(sentence: str, headings) -> Outcome:
+    stated, listed, entries = stated_and_listed(sentence, headings)
+    what = "headed paragraphs follow" if headings is not None else "entries are listed"
+    msg = f"the sentence says {stated}; {listed} {what}: {entries}"
+    scalars = {"stated": stated, "listed": listed}
+    if stated == listed:
+        return Outcome(Verdict.HOLDS, msg, Evidence({}, scalars))
+    return Outcome(Verdict.REFUTED, msg, Evidence({}, scalars, {"stated": stated, "listed": listed}))
+
+
+def table4_heads(row: str) -> list[tuple[int, int]]:
+    """(d_model, heads) per column of a printed Table 4 NAC row."""
+    return [(int(d), int(h)) for d, h in re.findall(r"(\d+)-d, (\d+)h", row)]
+
+
+def _heads_check(doc: str) -> Outcome:
+    pairs = table4_heads(TABLE4_NAC[doc])
+    per_head = [d / h for d, h in pairs]
+    bad = [(col, d, h) for col, (d, h) in zip(TABLE4_COLUMNS, pairs) if d % h]
+    arrays = {"d_model": np.array([d for d, _ in pairs]), "heads": np.array([h for _, h in pairs]), "d_model_over_heads": np.array(per_head)}
+    msg = "; ".join(f"{col} {d}/{h} = {d / h:g}" for col, (d, h) in zip(TABLE4_COLUMNS, pairs))
+    if bad:
+        col, d, h = bad[0]
+        return Outcome(Verdict.REFUTED, f"{msg}: {col}'s {d} model dimensions do not split into {h} heads of dimension d_model/H",
+                       Evidence(arrays, {"columns_not_divisible": len(bad)}, {"column": col, "d_model": d, "heads": h, "d_model_over_heads": d / h}))
+    return Outcome(Verdict.HOLDS, f"{msg}: every head has an integer dimension d_model/H", Evidence(arrays, {"columns_not_divisible": 0}))
+
+
+def count_claims() -> list[Claim]:
+    out = []
+    for doc, key, sentence, headings in COUNTED:
+        stated, listed, _ = stated_and_listed(sentence, headings)
+        seed = SEED000 if doc == "000" else SEED001
+        out.append(Claim(
+            id=f"nac{doc}.count.{key}", source=f"{seed}, '{sentence[:90]}{'...' if len(sentence) > 90 else ''}'",
+            statement=f"the number in words ({stated}) equals the number of {'headed paragraphs that follow' if headings else 'entries the sentence lists'}",
+            assumptions="the sentence as printed; entries are its enumerators (i), (ii), ..., its comma-separated list, or the headings that follow it",
+            expected=Verdict.REFUTED if f"{doc}.{key}" in MISCOUNTED else Verdict.HOLDS,
+            expected_reason=MISCOUNTED.get(f"{doc}.{key}", "as many entries as the number says"),
+            check=lambda ctx, sentence=sentence, headings=headings: _count_check(sentence, headings), group="text", kind=Kind.AS_PRINTED))
+    for doc in ("000", "001"):
+        seed = SEED000 if doc == "000" else SEED001
+        ok = doc == "000"  # 001 prints Udacity's NAC as 100-d, 16h (000: 20h)
+        out.append(Claim(
+            id=f"nac{doc}.table4.heads_divide", source=f"{seed}, Table 4, NAC row '{TABLE4_NAC[doc]}'; Section 2.2 / Appendix B.3, heads of dimension d = d_model/H",
+            statement="every experiment's NAC d_model splits into its number of heads: d_model/H is an integer (the architecture's head dimension)",
+            assumptions="the printed (d_model, heads) of each Table 4 column; Section 2.2 projects into H subspaces of dimension d_model/H",
+            expected=Verdict.HOLDS if ok else Verdict.REFUTED,
+            expected_reason="64/8, 32/4, 64/16, 100/20, 16/8 are integers" if ok else "Udacity: 100-d with 16 heads, 100/16 = 6.25",
+            check=lambda ctx, doc=doc: _heads_check(doc), group="text", kind=Kind.AS_PRINTED))
+    return out
+
 
 def twin_claims() -> list[Claim]:
     return [
@@ -129,3 +249,4 @@ def twin_claims() -> list[Claim]:
 
 
 add_provider(twin_claims)
+add_provider(count_claims)
