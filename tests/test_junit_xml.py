@@ -1,6 +1,14 @@
-"""`--junit-xml` (issue 13, item 1): JUnit XML read back with junitparser, its counts against the
-HDF5 report, hand-built results (a gate failure, an error, an accepted refuted), pytest's own
---junitxml layout, and the CLI's early refusal and interrupted runs."""
+"""`--junit-xml` (issue 13, item 1; issue 23, item 4): JUnit XML read back with junitparser, its
+counts against the HDF5 report, hand-built results (a gate failure, an error, an accepted
+refuted), pytest's own --junitxml layout, validation against pytest's junit-10.xsd with
+xmlschema, and the CLI's early refusal and interrupted runs.
+
+tests/data/junit-10.xsd is the Jenkins xUnit plugin's JUnit schema that pytest documents for its
+xunit2 family (pytest keeps a copy in testing/example_scripts/). It was written for this suite
+from that schema's published structure rather than copied byte for byte: the same elements,
+attributes, required attributes, Surefire time pattern and content models (its header says
+which). `test_the_schema_accepts_pytests_own_xunit2_output` checks it against pytest's real
+output, and `test_the_schema_rejects_testcase_properties` that it rejects what it must."""
 
 from __future__ import annotations
 
@@ -8,17 +16,18 @@ import dataclasses
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
-from junitparser import Error, Failure, JUnitXml, Properties
+from junitparser import Error, Failure, JUnitXml
 from typer.testing import CliRunner
 
 from nacverify import claims as claim_registry
 from nacverify.claims import Claim, Evidence, Kind, Outcome, Result, Verdict
 from nacverify.errors import BadInput, Interrupted
 from nacverify.report import read_report
-from nacverify.report.junit import check_junit_writable, junit_xml, write_junit_xml
+from nacverify.report.junit import check_junit_writable, junit_xml, read_system_out, write_junit_xml
 from nacverify.cli.app import app
 
 runner = CliRunner()
@@ -41,9 +50,25 @@ HAND = [
 ]
 
 
-def _props(element) -> dict[str, str]:
-    node = element.child(Properties)
-    return {} if node is None else {p.name: p.value for p in node}
+XSD = Path(__file__).parent / "data" / "junit-10.xsd"
+
+
+@pytest.fixture(scope="module")
+def junit10():
+    xmlschema = pytest.importorskip("xmlschema", reason="xmlschema is a test extra (pip install -e '.[test]')")
+    return xmlschema.XMLSchema(str(XSD))
+
+
+def _props(case) -> dict[str, str]:
+    """A testcase's claim properties: the ``name: value`` lines of its <system-out>."""
+    return read_system_out(case.system_out)
+
+
+def _valid(path) -> None:
+    """`path` passes junit-10.xsd (skipped, with the reason, without xmlschema)."""
+    xmlschema = pytest.importorskip("xmlschema", reason="xmlschema is a test extra (pip install -e '.[test]')")
+    errors = list(xmlschema.XMLSchema(str(XSD)).iter_errors(str(path)))
+    assert errors == [], [e.reason for e in errors[:3]]
 
 
 def _suite(path):
@@ -86,25 +111,90 @@ def test_control_characters_do_not_break_the_xml():
     assert root.tag == "testsuites"
 
 
-def test_layout_matches_pytests_own_junitxml(tmp_path):
-    """The same elements and attributes as the XML pytest itself writes (one passing, one failing
-    test with a property), so any dashboard that reads pytest's output reads ours."""
-    (tmp_path / "test_tiny.py").write_text("def test_ok(record_property):\n    record_property('kind', 'lemma')\n\n"
-                                           "def test_bad():\n    assert 1 == 2\n")
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", "py.xml", "test_tiny.py"],
-                   cwd=tmp_path, capture_output=True, timeout=120)
+TINY_SUITE = """
+import pytest
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("setup fails")
+
+def test_ok(record_testsuite_property):
+    record_testsuite_property("kind", "lemma")
+    print("some output")
+
+def test_bad():
+    assert 1 == 2
+
+def test_error(broken):
+    pass
+
+def test_skip():
+    pytest.skip("not here")
+"""
+
+
+def _pytest_xunit2(tmp_path) -> Path:
+    """pytest's own --junitxml in its default family (xunit2) for a pass, a failure, an error, a
+    skip, a suite property and captured output."""
+    (tmp_path / "test_tiny.py").write_text(TINY_SUITE)
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit2", "-o", "junit_logging=system-out",
+                    "--junitxml", "py.xml", "test_tiny.py"], cwd=tmp_path, capture_output=True, timeout=120)
+    return tmp_path / "py.xml"
+
+
+def test_layout_matches_pytests_own_junitxml(tmp_path, junit10):
+    """The same elements and attributes as the XML pytest itself writes (xunit2), so any dashboard
+    that reads pytest's output reads ours; pytest's output passes the schema, so the schema file
+    is not stricter than the tool it documents."""
+    py_xml = _pytest_xunit2(tmp_path)
+    theirs = ET.parse(py_xml).getroot()
+    assert junit10.is_valid(str(py_xml)), list(junit10.iter_errors(str(py_xml)))[:3]
     ours = ET.fromstring(junit_xml(HAND, suite_name="s"))
-    theirs = ET.parse(tmp_path / "py.xml").getroot()
     assert ours.tag == theirs.tag == "testsuites" and set(ours.attrib) == set(theirs.attrib)
     suite_o, suite_t = ours.find("testsuite"), theirs.find("testsuite")
     assert set(suite_o.attrib) == set(suite_t.attrib) == {"name", "errors", "failures", "skipped", "tests", "time", "timestamp", "hostname"}
     case_t = suite_t.findall("testcase")
     assert all(set(c.attrib) == set(case_t[0].attrib) == {"classname", "name", "time"} for c in suite_o.findall("testcase"))
-    prop_t = case_t[0].find("properties/property")
-    assert set(ours.find("testsuite/testcase/properties/property").attrib) == set(prop_t.attrib) == {"name", "value"}
+    assert set(suite_o.find("properties/property").attrib) == set(suite_t.find("properties/property").attrib) == {"name", "value"}
+    assert all(c.find("properties") is None for c in case_t)  # xunit2 writes no testcase properties, nor do we
+    assert all(c.find("properties") is None for c in suite_o.findall("testcase"))
     fail_t = next(c for c in case_t if c.find("failure") is not None).find("failure")
     fail_o = next(c for c in suite_o.findall("testcase") if c.find("failure") is not None).find("failure")
     assert set(fail_o.attrib) == set(fail_t.attrib) == {"message"} and fail_o.text
+    assert next(c for c in case_t if c.get("name") == "test_ok").find("system-out").text.strip().endswith("some output")
+
+
+def test_xml_validates_against_pytests_junit_10_xsd(junit10):
+    """Every outcome (pass, accepted refuted, failure, error, a reading claim) in one file: no
+    schema error. Testcase-level <properties>, which the schema rejects, were one error per claim."""
+    text = junit_xml(HAND, suite_name="nacverify check", complete=False, note="interrupted after 5 of 9 claims")
+    errors = list(junit10.iter_errors(text))
+    assert errors == [], [e.reason for e in errors[:3]]
+    root = ET.fromstring(text)
+    for case in root.iter("testcase"):
+        assert [child.tag for child in case][-1] == "system-out"
+        assert read_system_out(case.find("system-out").text)["verdict"] in {"holds", "refuted", "error"}
+
+
+def test_the_schema_rejects_testcase_properties(junit10):
+    """The schema file is strict where the issue found CI servers strict: a property inside a
+    testcase (what this module wrote before) and a testcase without a name are errors."""
+    old = ('<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase classname="c" name="n" time="0.1">'
+           '<properties><property name="kind" value="lemma"/></properties></testcase></testsuite></testsuites>')
+    reasons = [e.reason for e in junit10.iter_errors(old)]
+    assert len(reasons) == 1 and "properties" in reasons[0]
+    assert not junit10.is_valid('<testsuites><testsuite name="s" tests="1" failures="0" errors="0"><testcase time="1"/></testsuite></testsuites>')
+    assert not junit10.is_valid('<testsuites><testsuite name="s" tests="1" failures="0" errors="0" time="-1"/></testsuites>')
+    assert junit10.is_valid('<testsuites><testsuite name="s" tests="0" failures="0" errors="0" time="1234.5"/></testsuites>')
+
+
+def test_multi_line_values_stay_one_property_each():
+    reason = "the paper's Table 2 is wrong:\nrow 3 uses dt = 1.005\r\nand row 4 too"
+    result = _result("demo.lines", Verdict.REFUTED, Verdict.REFUTED, 0.1, reason=reason)
+    (case,) = ET.fromstring(junit_xml([result])).iter("testcase")
+    props = read_system_out(case.find("system-out").text)
+    assert props["expected_reason"] == "the paper's Table 2 is wrong: row 3 uses dt = 1.005 and row 4 too"
+    assert list(props) == ["kind", "source", "verdict", "expected", "expected_reason"]
 
 
 def test_existing_file_refused_without_overwrite(tmp_path):
@@ -129,6 +219,7 @@ def test_unusable_paths_refused_before_a_run(tmp_path):
 def assert_matches_report(xml_path, h5_path) -> dict:
     """One case per claim, named and timed as in the report; failures + errors = the gate's count."""
     data = read_report(h5_path)
+    _valid(xml_path)
     suite = _suite(xml_path)
     cases = {c.name: c for c in suite}
     assert suite.tests == len(cases) == len(data.claims) == data.attrs["n_claims"]

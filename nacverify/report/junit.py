@@ -11,10 +11,14 @@ always agree:
 - any other gate failure is a ``<failure>`` whose message gives the verdict, the expected
   verdict and the witness.
 
-Properties carry ``kind``, ``source``, ``verdict``, ``expected``, ``margin`` (the first
-margin-like evidence scalar, as ``name=value``) and ``reading`` where set. The suite's own
-properties carry ``complete`` and ``note``, so an interrupted run's partial XML says it is
-partial. Built with `xml.etree.ElementTree`; nothing here prints.
+The file validates against pytest's ``junit-10.xsd`` (the Jenkins xUnit schema pytest documents
+for its xunit2 family), which has no ``<properties>`` inside a ``<testcase>``: a claim's
+``kind``, ``source``, ``verdict``, ``expected``, ``margin`` (the first margin-like evidence
+scalar, as ``name=value``), ``reading`` and ``expected_reason`` (where set) are the lines
+``name: value`` of the testcase's ``<system-out>``, which CI servers show next to the test
+(`testcase_properties`; `read_system_out` reads them back). The suite's ``<properties>``, which
+the schema allows, carry ``complete`` and ``note``, so an interrupted run's partial XML says it
+is partial. Built with `xml.etree.ElementTree`; nothing here prints.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ from ..claims import Result, Verdict
 from ..errors import BadInput
 from ._io import check_writable
 
-__all__ = ["MARGIN_HINTS", "junit_element", "junit_xml", "write_junit_xml", "check_junit_writable", "testcase_outcome"]
+__all__ = ["MARGIN_HINTS", "junit_element", "junit_xml", "write_junit_xml", "check_junit_writable", "testcase_outcome",
+           "testcase_properties", "read_system_out"]
 
 #: Substrings of evidence scalar names that state a verdict's margin, in order of preference
 #: (the claims name their margins differently: ``min_margin``, ``min_slack``, ``max_tightness``,
@@ -89,22 +94,39 @@ def testcase_outcome(result: Result) -> str:
     return "error" if result.verdict == Verdict.ERROR else "failure"
 
 
-def _testcase(result: Result) -> ET.Element:
+def testcase_properties(result: Result) -> dict[str, str]:
+    """What the claim's testcase states besides its outcome, in order: ``kind``, ``source``,
+    ``verdict``, ``expected``, then ``margin`` and ``reading`` where the claim has them, and
+    ``expected_reason`` for an accepted refutation (its reason is why the test passes)."""
     claim, outcome = result.claim, result.outcome
-    case = ET.Element("testcase", classname=_text(_classname(result)), name=_text(claim.id), time=f"{result.seconds:.3f}")
     props = {"kind": str(claim.kind) if claim.kind else "", "source": claim.source, "verdict": outcome.verdict.value,
              "expected": claim.expected.value, "margin": _margin(outcome.evidence.scalars), "reading": claim.reading or None}
     if result.as_expected and outcome.verdict == Verdict.REFUTED:
         props["expected_reason"] = claim.expected_reason
-    properties = ET.SubElement(case, "properties")
-    for name, value in props.items():
-        if value is not None:
-            ET.SubElement(properties, "property", name=name, value=_text(value))
+    return {name: value for name, value in props.items() if value is not None}
+
+
+def _one_line(value: object) -> str:
+    return " ".join(str(value).splitlines())
+
+
+def read_system_out(text: str | None) -> dict[str, str]:
+    """The ``name: value`` lines of a testcase's ``<system-out>`` as a dict (the inverse of how
+    `testcase_properties` are written; a value never spans lines)."""
+    pairs = (line.split(": ", 1) for line in (text or "").splitlines() if ": " in line)
+    return {name: value for name, value in pairs}
+
+
+def _testcase(result: Result) -> ET.Element:
+    claim, outcome = result.claim, result.outcome
+    case = ET.Element("testcase", classname=_text(_classname(result)), name=_text(claim.id), time=f"{result.seconds:.3f}")
     kind = testcase_outcome(result)
     if kind != "passed":
         message = f"verdict {outcome.verdict.value}, expected {claim.expected.value}; witness: {_witness(outcome.evidence.witness)}"
         node = ET.SubElement(case, kind, message=_text(message))
         node.text = _text(f"{claim.id}: {outcome.message}\nstatement: {claim.statement}\nexpected {claim.expected.value} because: {claim.expected_reason}")
+    out = ET.SubElement(case, "system-out")
+    out.text = _text("\n".join(f"{name}: {_one_line(value)}" for name, value in testcase_properties(result).items()))
     return case
 
 
