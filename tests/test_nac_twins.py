@@ -13,7 +13,8 @@ QUICK = CheckContext(seed=0, quick=True)
 #: (000 item, 001 item) pairs linked by this change; both name each other
 TWINS = [("c2.complexities", "c3.seq"), ("d3.4.pronostia", "d34.pronostia-16"), ("b3.backbone-uat", "b3.backbone-approx"),
          ("b3.phi-uat", "b3.ncp-uat"), ("b3.construct", "b3.construct"), ("b3.matches", "b3.matches"), ("b3.uat", "b3.uat"),
-         ("s3.protocol", "s3.cv"), ("s2.1.1.no-overshoot", "s2.1.1.no-overshoot"), ("table4.nac-heads", "table4.nac-heads")] + [
+         ("s3.protocol", "s3.cv"), ("s2.1.1.no-overshoot", "s2.1.1.no-overshoot"), ("table4.nac-heads", "table4.nac-heads"),
+         ("s2.1.motivation.ltc-ode", "s2.1.motivation.ltc-ode"), ("s2.1.motivation.ltc-plugged", "s2.lnn-motivation")] + [
     (f"count.{key}", f"count.{key}") for key in ("modes", "computational-modes", "irregular", "simulators", "bearing-datasets", "d2-subcategories")]
 
 
@@ -83,6 +84,8 @@ def test_thm3_bound_claims_say_which_subset_they_test(regime):
     ("001", "s2.1.1.no-overshoot", "depends-on-reading"),
     ("001", "eq18", "depends-on-reading"),  # separate heads reach any logit spread below 1/eps
     ("001", "s2.2.analogous", "error"),  # an affine phi cannot equal q.k: no kinder reading of 'linear projection'
+    ("000", "s2.1.motivation.ltc-ode", "depends-on-reading"),  # x/tau + S lacks the leak's minus; with -x/tau the derivation holds
+    ("001", "s2.1.motivation.ltc-ode", "depends-on-reading"),
 ])
 def test_defended_items_have_their_finding(doc, item, expected):
     """Before: these items had a refuted document claim and no charitable reading (finding 'inconclusive', listed by

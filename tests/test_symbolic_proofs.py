@@ -199,7 +199,16 @@ def recheck_euler_mode(c):
     return not (-1e-12 <= a <= phi / omega + 1e-12)
 
 
+def recheck_ltc_plugging(p):
+    """000/001 Section 2.1: x/tau + f (A - x) against -(1/tau + f) x + f A, in plain floats."""
+    x, tau, f, big_a = p["x"], p["tau"], p["f"], p["A"]
+    printed = x / tau + f * (big_a - x)
+    derived = -(1 / tau + f) * x + f * big_a
+    return tau > 0 and math.isclose(printed - derived, 2 * x / tau, rel_tol=1e-9, abs_tol=1e-12) and x != 0
+
+
 RECHECK = {
+    "nac.motivation.ltc_plugging": recheck_ltc_plugging,
     "nac.gates.shared.euler_mode_interval": recheck_euler_mode,
     "nac.eq29.integral_to_T_as_printed": recheck_integral_to_T,
     "nac.thm1.euler.all_steps": recheck_euler_all_steps,
@@ -296,3 +305,10 @@ def test_eq18_identity_is_a_lemma_and_omega_sqrt_dk_is_reached():
         for eps in (1e-6, 0.9):
             x = math.log(math.expm1(math.sqrt(d_k) - eps))
             assert math.isclose(math.log1p(math.exp(x)) + eps, math.sqrt(d_k), rel_tol=1e-12)
+
+
+def test_motivation_leak_sign_by_hand():
+    """-x/tau + f (A - x) = -(1/tau + f) x + f A at x = 2, tau = 4, f = 3, A = 5: -0.5 + 9 = 8.5 = -(3.25)(2) + 15."""
+    assert BY_ID["nac.motivation.ltc_plugging.leaky"].run().verdict == Verdict.HOLDS
+    assert -2 / 4 + 3 * (5 - 2) == -(1 / 4 + 3) * 2 + 3 * 5 == 8.5
+    assert BY_ID["nac.motivation.ltc_plugging"].kind == "as-printed"
