@@ -197,9 +197,9 @@ def assert_ltc_cell(source: Union[str, os.PathLike, Mapping[str, Any], "LTCExpor
     """Audit an LTC cell (seed 002) and fail when a verdict differs from the expected one (holds).
 
     `source` is an LTC-cell export file, a mapping of the format's names to arrays (e.g.
-    `nacverify.audit.ltc_export.ncps_cell_entries(cell, inputs)` for an ``ncps.torch`` cell,
-    no file needed) or an `LTCExport`. `tol` and `solver_steps` are those of
-    ``nacverify audit-ltc``. Returns the five results; raises `AssertionError` otherwise."""
+    `nacverify.audit.ltc_export.ncps_cell_entries(rnn, inputs)` for an ``ncps.torch.LTC``
+    module, or ``ncps_cell_entries(cell, inputs, batch_first=True)`` for its cell; no file
+    needed) or an `LTCExport`. `tol` and `solver_steps` are those of ``nacverify audit-ltc``. Returns the five results; raises `AssertionError` otherwise."""
     __tracebackhide__ = True
     return gate(ltc_cell_results(source, expect, tol=tol, solver_steps=solver_steps), "LTC audit")
 

@@ -112,6 +112,65 @@ def test_assert_ltc_cell_on_arrays():
     assert_ltc_cell(bad, expect={"audit.ltc.step": "refuted"})
 
 
+# ---------------------------------------------------------------------------- ncps_cell_entries's layout
+def _ncps():
+    torch = pytest.importorskip("torch", reason="torch is the optional extra 'ltc' (the test extra installs it)")
+    from ncps.torch import LTC
+
+    return torch, LTC
+
+
+def test_ncps_entries_follow_batch_first_as_ncps_does():
+    """ncps.torch.LTC reads [B, T, M] by default; the exported run must be the module's own: its
+    final state and its output sequence, computed by ncps's forward, not by nacverify."""
+    torch, LTC = _ncps()
+    from nacverify.audit.ltc_export import ncps_cell_entries
+
+    torch.manual_seed(0)
+    rnn = LTC(3, 5)  # batch_first=True, ncps's default
+    x = torch.randn(2, 7, 3)  # B = 2 sequences of T = 7 steps
+    with torch.no_grad():
+        seq, hn = rnn(x)
+    for entries in (ncps_cell_entries(rnn, x), ncps_cell_entries(rnn.rnn_cell, x, batch_first=True),
+                    ncps_cell_entries(rnn.rnn_cell, x.transpose(0, 1), batch_first=False)):
+        assert entries["inputs"].shape == (7, 2, 3) and entries["states"].shape == (8, 2, 5)
+        np.testing.assert_allclose(entries["states"][-1], hn.numpy(), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(np.swapaxes(entries["outputs"], 0, 1), seq.numpy(), rtol=1e-6, atol=1e-7)
+    time_first = LTC(3, 5, batch_first=False)
+    time_first.load_state_dict(rnn.state_dict())
+    np.testing.assert_allclose(ncps_cell_entries(time_first, x.transpose(0, 1))["states"][-1], hn.numpy(), rtol=1e-6, atol=1e-7)
+    assert_ltc_cell(ncps_cell_entries(rnn, x))  # README's example: a default ncps cell passes the audit
+
+
+def test_ncps_entries_refuse_an_ambiguous_layout_and_read_elapsed_shapes():
+    torch, LTC = _ncps()
+    from nacverify.audit.ltc_export import ncps_cell_entries
+
+    torch.manual_seed(1)
+    cell = LTC(3, 4).rnn_cell
+    x = torch.randn(2, 6, 3)
+    with pytest.raises(BadInput, match=r"inputs of shape \[2, 6, 3\] are ambiguous.*batch_first=True or batch_first=False"):
+        ncps_cell_entries(cell, x)  # before: read as 2 steps of 6 sequences, without a word
+    with pytest.raises(BadInput, match="ambiguous"):
+        ncps_cell_entries(cell, x, 0.5)  # one number says nothing about the axes
+    el = np.linspace(0.5, 1.0, 6)
+    by_steps = ncps_cell_entries(cell, x, el)  # 6 elapsed times fit the 6 steps of axis 1 only: batch first
+    explicit = ncps_cell_entries(cell, x, el, batch_first=True)
+    assert by_steps["inputs"].shape == (6, 2, 3)
+    np.testing.assert_array_equal(by_steps["states"], explicit["states"])
+    per_entry = np.tile(el, (2, 1))  # ncps's timespans layout [B, T]: the inputs' leading shape in either layout
+    with pytest.raises(BadInput, match="ambiguous"):
+        ncps_cell_entries(cell, x, per_entry)
+    columns = ncps_cell_entries(cell, x, per_entry, batch_first=True)["states"]  # a [B, 1] column per step, in the cell's float32
+    np.testing.assert_allclose(columns, explicit["states"], rtol=1e-6)
+    np.testing.assert_array_equal(ncps_cell_entries(cell, x, per_entry[..., None], batch_first=True)["states"], columns)  # [B, T, 1]
+    np.testing.assert_array_equal(ncps_cell_entries(cell, x.transpose(0, 1), per_entry.T, batch_first=False)["states"], columns)
+    square = torch.randn(4, 4, 3)
+    with pytest.raises(BadInput, match="ambiguous"):
+        ncps_cell_entries(cell, square, np.ones(4))  # 4 steps or 4 sequences: the elapsed times fit both
+    assert ncps_cell_entries(cell, torch.randn(5, 3))["inputs"].shape == (5, 1, 3)  # [T, M]: one unbatched sequence
+
+
 # ---------------------------------------------------------------------------- assert_claims
 def test_assert_claims_selects_registered_claims():
     results = assert_claims("nac.eq3.*")  # eq. 3 solves eq. 1 (SymPy): both hold, as expected

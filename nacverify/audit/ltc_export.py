@@ -80,16 +80,59 @@ def _traced_step(torch, cell, x0, h0, ts0):
         return None
 
 
-def ncps_cell_entries(cell, inputs, elapsed=None, h0=None) -> dict[str, Any]:
-    """Run ``ncps.torch.LTCCell`` `cell` on `inputs` [T, B, M] (time first) with `elapsed`
-    (a number, [T] or [T, B]; default 1.0 as ncps) from `h0` (default zeros); return the
-    format's entries. Each step calls ``cell(x_t, h, elapsed_t)``, the call ``ncps.torch.LTC``
+def _time_first(torch, cell, inputs, elapsed, batch_first):
+    """(cell, inputs [T, B, M] or [T, M], elapsed as `_as_sequence` takes it) from what the caller
+    gave in ncps's layout. `batch_first` None: the module's own flag when `cell` is an ncps ``LTC``
+    (its ``rnn_cell`` is run), else the length of one elapsed time per step where it matches one
+    axis only (a per-entry [B, T] or [T, B] has the inputs' leading shape either way); a 3-D
+    input neither settles is refused (`BadInput`): [B, T, M] read as [T, B, M] runs without error
+    and gives another computation."""
+    if hasattr(cell, "rnn_cell") and hasattr(cell, "batch_first"):  # an ncps.torch.LTC module
+        if getattr(cell, "use_mixed", False):
+            raise BadInput("an ncps LTC with mixed_memory=True: its LSTM changes the state between LTC steps; pass module.rnn_cell instead")
+        batch_first = bool(cell.batch_first) if batch_first is None else batch_first
+        cell = cell.rnn_cell
+    x = torch.as_tensor(inputs)
+    el = None if elapsed is None else np.asarray(elapsed, dtype=np.float64)
+    if el is not None and el.ndim == 3 and el.shape[-1] == 1:  # ncps timespans carry a trailing feature axis of 1
+        el = el[..., 0]
+    if x.dim() != 3:
+        return cell, x, el  # [T, M] (unbatched, as ncps) or a shape `_as_sequence` refuses
+    a, b = x.shape[0], x.shape[1]
+    if batch_first is None and a == b == 1:
+        batch_first = False  # one step of one sequence: both layouts are the same array
+    if batch_first is None and el is not None and el.ndim == 1 and (el.shape[0] == a) != (el.shape[0] == b):
+        batch_first = el.shape[0] == b  # one elapsed time per step: its length names the time axis
+    if batch_first is None:
+        raise BadInput(f"inputs of shape {list(x.shape)} are ambiguous: ncps.torch.LTC takes [B, T, M] (batch_first=True, its default), "
+                       "this function also takes [T, B, M]; pass batch_first=True or batch_first=False (or the ncps LTC module itself)")
+    if batch_first:
+        x = x.transpose(0, 1)  # [B, T, M] -> [T, B, M]
+        if el is not None and el.ndim == 2:
+            el = el.T  # [B, T] -> [T, B]
+    return cell, x, el
+
+
+def ncps_cell_entries(cell, inputs, elapsed=None, h0=None, *, batch_first: bool | None = None) -> dict[str, Any]:
+    """Run ``ncps.torch.LTCCell`` `cell` on `inputs` with `elapsed` (a number, one value per
+    step, or one per step and batch entry; default 1.0 as ncps) from `h0` (default zeros);
+    return the format's entries.
+
+    The axes follow ncps's ``batch_first``: with ``batch_first=True`` (``ncps.torch.LTC``'s
+    default) `inputs` is [B, T, M] and a per-entry `elapsed` [B, T] (or ncps's [B, T, 1]); with
+    ``batch_first=False`` they are [T, B, M] and [T, B]. `cell` may be the ``ncps.torch.LTC``
+    module itself: its ``rnn_cell`` runs and its ``batch_first`` applies. Left at None
+    elsewhere, the layout is taken from a 1-D `elapsed` (one time per step) whose length matches
+    one of the first two axes only; a 3-D input that nothing settles is refused (`BadInput`), since a [B, T, M] array read as
+    [T, B, M] runs without error and computes something else. [T, M] is one unbatched
+    sequence in either layout. Each step calls ``cell(x_t, h, elapsed_t)``, the call ``ncps.torch.LTC``
     makes, with elapsed_t a float64 scalar (B = 1 or [T]; the cell divides it by ode_unfolds in
     float64, as for a Python float) or a [B, 1] column of the cell's dtype (then the file records
     those rounded values: what the cell computed with). A cell of ncps's own class runs through
     a TorchScript trace of itself once its first steps match the eager ones bit for bit
     (`_traced_step`); any other cell runs eagerly."""
     torch = _torch()
+    cell, inputs, elapsed = _time_first(torch, cell, inputs, elapsed, batch_first)
     params = dict(cell._params)
     dtype = params["cm"].dtype
     x, el = _as_sequence(torch, inputs, elapsed, dtype)
@@ -140,9 +183,11 @@ def _version(dist: str) -> str:
         return "?"
 
 
-def export_ncps_cell(cell, inputs, path: str | os.PathLike, *, elapsed=None, h0=None, overwrite: bool = False) -> tuple[Path, LTCExport]:
-    """Export an ``ncps.torch.LTCCell`` run (see `ncps_cell_entries`) to `path` (.npz / .h5)."""
-    entries = ncps_cell_entries(cell, inputs, elapsed, h0)
+def export_ncps_cell(cell, inputs, path: str | os.PathLike, *, elapsed=None, h0=None, overwrite: bool = False,
+                     batch_first: bool = False) -> tuple[Path, LTCExport]:
+    """Export an ``ncps.torch.LTCCell`` run (see `ncps_cell_entries`) to `path` (.npz / .h5):
+    `inputs` [T, B, M] time first, or [B, T, M] with ``batch_first=True``."""
+    entries = ncps_cell_entries(cell, inputs, elapsed, h0, batch_first=batch_first)
     written = write_ltc_export(entries, path, overwrite=overwrite)
     return written, ltc_from_arrays(entries, str(written))
 
@@ -161,7 +206,7 @@ def export_ncps_ltc(module, inputs, path: str | os.PathLike, *, elapsed=None, h0
         el = np.swapaxes(np.asarray(el, dtype=np.float64), 0, 1)
     if el is not None and np.ndim(el) == 3:  # ncps timespans carry a trailing feature axis of 1
         el = np.asarray(el)[..., 0]
-    return export_ncps_cell(module.rnn_cell, x, path, elapsed=el, h0=h0, overwrite=overwrite)
+    return export_ncps_cell(module.rnn_cell, x, path, elapsed=el, h0=h0, overwrite=overwrite, batch_first=False)
 
 
 #: How parameter constraints are kept while a toy run trains (`random_ncps_run`):
