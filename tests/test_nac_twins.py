@@ -141,3 +141,24 @@ def test_counted_sentences_are_the_ledger_quotes():
         assert it.quote == sentence, key
     for doc in ("000", "001"):
         assert items[doc]["table4.nac-heads"].quote == TABLE4_NAC[doc]
+
+
+def test_000_d4_comparisons_from_table5_by_hand():
+    """000's Table 5 prints NAC-09s 150.85 MB, NAC-02s 151.54 MB (90% -> 20% raises memory), 14 NAC rows of which the
+    four FC ablations (0.0495-0.0588 s) run faster than CfC (6.0988 s), and CTA 1.43 MB below NAC-2k's 44.75 MB."""
+    r = registry()
+    out = r["nac000.d4.sparsity_memory.direction"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED and out.evidence.witness == {"NAC-09s_memory_mb": 150.85, "NAC-02s_memory_mb": 151.54}
+    out = r["nac000.d4.runtime_between"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED and out.evidence.scalars["flips_at"] == pytest.approx(10 / 14)
+    assert r["nac000.d4.runtime_between"].threshold and r["nac000.d4.runtime_between.ncp"].check(QUICK).verdict == Verdict.HOLDS
+    out = r["nac000.d4.nac2k_least_memory"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED and out.evidence.scalars["rows_failing"] == 5
+    assert r["nac000.d4.memory_below_mtan.default"].check(QUICK).verdict == Verdict.HOLDS
+    assert r["nac000.d4.topk_memory"].check(QUICK).verdict == Verdict.HOLDS
+    items = _items()
+    for a, b in [("d4.intermediate", "s3.4.intermediate"), ("d4.mtan", "s3.4.mtan"), ("d4.nac2k-least", "s3.4.nac2k-least"),
+                 ("d4.sparsity-memory", "s3.4.sparsity-memory"), ("d4.topk-memory", "s3.4.topk-memory")]:
+        assert items["000"][a].twin == f"001:{b}" and items["001"][b].twin == f"000:{a}"
+    assert item_finding(items["000"]["d4.sparsity-memory"], expected_verdicts(r), r).finding == "error"
+    assert item_finding(items["000"]["d4.mtan"], expected_verdicts(r), r).finding == "depends-on-reading"

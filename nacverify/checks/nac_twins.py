@@ -221,6 +221,117 @@ def count_claims() -> list[Claim]:
     return out
 
 
+# ----------------------------------------------------------------------------- 000's Appendix D.4 comparisons (001: Section 3.4)
+#: 000's D.4 paragraph states the comparisons 001 states in Section 3.4 (paper_tables: nac001.table2.*), over 000's own Table 5
+D4 = f"{SEED000}, Appendix D.4 (Run Time and Memory Experiments), Table 5"
+ALL_ROWS = "'every NAC row' (ablations included) is our quantifier: the sentence says 'NAC'; flips_at = the share of NAC rows that pass"
+
+
+def _table000():
+    from .paper_tables import runtime_table
+
+    return runtime_table("000")
+
+
+def _nac_models(t, ncp_only: bool) -> list[str]:
+    return [m for m in t.models if m.startswith("NAC-") and not (ncp_only and "FC" in m)]
+
+
+def _share(names, ok, what: str, witness_key: str, values) -> Outcome:
+    ok = np.asarray(ok, bool)
+    arrays = {"nac_models": np.array(names, dtype=object).astype(str), witness_key: np.asarray(values, float), "ok": ok.astype(int)}
+    scalars = {"rows": len(names), "rows_failing": int((~ok).sum()), "flips_at": float(ok.mean())}
+    if ok.all():
+        return Outcome(Verdict.HOLDS, f"{what}: all {len(names)} rows ({', '.join(names)})", Evidence(arrays, scalars))
+    bad = [f"{n} {v:g}" for n, v, o in zip(names, values, ok) if not o]
+    k = int(np.flatnonzero(~ok)[0])
+    return Outcome(Verdict.REFUTED, f"{what}: {len(bad)} of {len(names)} rows fail ({'; '.join(bad)})",
+                   Evidence(arrays, scalars, {"model": names[k], witness_key: float(values[k])}))
+
+
+def _d4_runtime(ncp_only: bool) -> Outcome:
+    t = _table000()
+    lo, hi = t.row("CfC")["runtime_s"], min(t.row("GRU-ODE")["runtime_s"], t.row("LTC")["runtime_s"])
+    names = _nac_models(t, ncp_only)
+    rt = [t.row(n)["runtime_s"] for n in names]
+    return _share(names, [lo < r < hi for r in rt], f"run time between CfC {lo:g} s and GRU-ODE/LTC {hi:g} s", "runtime_s", rt)
+
+
+def _d4_memory_mtan(default_only: bool) -> Outcome:
+    from .paper_tables import DEFAULT_NAC
+
+    t = _table000()
+    limit = t.row("mTAN")["memory_mb"]
+    names = [DEFAULT_NAC] if default_only else _nac_models(t, False)
+    mem = [t.row(n)["memory_mb"] for n in names]
+    return _share(names, [m < limit for m in mem], f"peak memory below mTAN's {limit:g} MB", "memory_mb", mem)
+
+
+def _d4_nac2k_least(among_ncp_nac: bool) -> Outcome:
+    from .paper_tables import CT_ATTENTIONS
+
+    t = _table000()
+    pool = _nac_models(t, True) if among_ncp_nac else list(CT_ATTENTIONS) + _nac_models(t, False)
+    target = t.row("NAC-2k")["memory_mb"]
+    others = [n for n in pool if n != "NAC-2k"]
+    mem = [t.row(n)["memory_mb"] for n in others]
+    return _share(others, [m > target for m in mem], f"NAC-2k's {target:g} MB below every other row", "memory_mb", mem)
+
+
+def _d4_sparsity_direction() -> Outcome:
+    t = _table000()
+    m90, m20 = t.row("NAC-09s")["memory_mb"], t.row("NAC-02s")["memory_mb"]
+    scalars = {"memory_90pct_mb": m90, "memory_20pct_mb": m20, "change_90_to_20_mb": m20 - m90}
+    msg = f"Table 5: NAC-09s (90%) {m90:g} MB, NAC-02s (20%) {m20:g} MB; from 90% to 20% memory changes by {m20 - m90:+.2f} MB"
+    if m20 < m90:
+        return Outcome(Verdict.HOLDS, msg, Evidence({}, scalars))
+    return Outcome(Verdict.REFUTED, msg + ": it rises; 'from 151.54 MB to 150.85 MB' runs 20% -> 90%", Evidence({}, scalars, {"NAC-09s_memory_mb": m90, "NAC-02s_memory_mb": m20}))
+
+
+def _d4_topk_memory() -> Outcome:
+    from .paper_tables import DEFAULT_NAC
+
+    t = _table000()
+    names = ["NAC-2k", DEFAULT_NAC, "NAC-32k", "NAC-PW"]
+    mem = np.array([t.row(n)["memory_mb"] for n in names])
+    printed = round(mem[3]) == 5042 and mem[0] == 44.75
+    increasing = bool(np.all(np.diff(mem) > 0))
+    msg = f"K = 2, 8, 32, PW: {', '.join(f'{m:g}' for m in mem)} MB (PW/2k = {mem[3] / mem[0]:.1f}x); the sentence's 5042 and 44.75 MB {'match' if printed else 'differ from'} Table 5"
+    return Outcome(Verdict.HOLDS if printed and increasing else Verdict.REFUTED, msg, Evidence({"memory_mb": mem}, {"pw_over_2k": float(mem[3] / mem[0])}))
+
+
+def d4_claims() -> list[Claim]:
+    H, F, A, R = Verdict.HOLDS, Verdict.REFUTED, Kind.AS_PRINTED, Kind.READING
+    every, ncp = "'NAC' = every NAC row of Table 5, ablations included", "'NAC' = the NCP-gated NAC rows (the FC ablations replace the NCP gating)"
+    rows = [
+        ("runtime_between", "NAC occupies an intermediate position in runtime relative to several CT-RNN models, including GRU-ODE, CfC, and LTC",
+         "every NAC row's run time lies between CfC's and the faster of GRU-ODE and LTC", F, "the four FC ablations (0.05-0.06 s) are faster than CfC (6.10 s)",
+         lambda: _d4_runtime(False), R, every, ALL_ROWS),
+        ("runtime_between.ncp", "NAC occupies an intermediate position in runtime relative to several CT-RNN models, including GRU-ODE, CfC, and LTC",
+         "every NCP-gated NAC row's run time lies between CfC's and the faster of GRU-ODE and LTC", H, "7.22-8.56 s in (6.10, 12.25) s",
+         lambda: _d4_runtime(True), R, ncp, ""),
+        ("memory_below_mtan", "NAC uses significantly less memory than mTAN does", "every NAC row's peak memory is below mTAN's 790.16 MB", F,
+         "NAC-PW 5042.09 MB", lambda: _d4_memory_mtan(False), R, every, ALL_ROWS),
+        ("memory_below_mtan.default", "NAC uses significantly less memory than mTAN does", "NAC-Exact/05s/8k's peak memory is below mTAN's", H,
+         "151.50 MB vs 790.16 MB", lambda: _d4_memory_mtan(True), R, "'NAC' = the default NAC-Exact/05s/8k", ""),
+        ("nac2k_least_memory", "with NAC-2k being the least memory-consuming among the CT-Attention models",
+         "NAC-2k's 44.75 MB is the least peak memory among the CT-Attention rows and the NAC rows (NAC is a CT-Attention)", F,
+         "CTA 1.43 MB and the FC ablations (24-25 MB) use less", lambda: _d4_nac2k_least(False), A, "", ""),
+        ("nac2k_least_memory.among_ncp_nac", "with NAC-2k being the least memory-consuming among the CT-Attention models",
+         "NAC-2k uses the least memory among the NCP-gated NAC rows", H, "44.75 MB, next 150.85 MB", lambda: _d4_nac2k_least(True), R,
+         "'among the CT-Attention models' = among the NCP-gated NAC variants", ""),
+        ("sparsity_memory.direction", "Reducing the NAC sparsity from 90% to 20% has a minimal effect on memory, decreasing usage slightly from 151.54 MB to 150.85 MB",
+         "going from NAC-09s (90%) to NAC-02s (20%) decreases peak memory, from 151.54 MB to 150.85 MB", F,
+         "Table 5: NAC-09s 150.85 MB, NAC-02s 151.54 MB, so memory rises by 0.69 MB", _d4_sparsity_direction, A, "", ""),
+        ("topk_memory", "decreasing the Top-K selection from PW to k=2k=2 drastically reduces the memory consumption from 5042 MB to 44.75 MB",
+         "Table 5 prints NAC-PW ~5042 MB and NAC-2k 44.75 MB, and memory grows with K over 2, 8, 32, PW", H, "44.75, 151.50, 549.86, 5042.09 MB",
+         _d4_topk_memory, A, "", ""),
+    ]
+    return [Claim(id=f"nac000.d4.{key}", source=f"{D4}: '{quote}'", statement=statement, assumptions="Table 5 as printed (run time in s, peak memory in MB)",
+                  expected=expected, expected_reason=why, check=lambda ctx, run=run: run(), group="tables", kind=kind, reading=reading, threshold=threshold)
+            for key, quote, statement, expected, why, run, kind, reading, threshold in rows]
+
+
 def twin_claims() -> list[Claim]:
     return [
         Claim(id="nac.c3.rnn.nk", source=SOURCE,
@@ -250,3 +361,4 @@ def twin_claims() -> list[Claim]:
 
 add_provider(twin_claims)
 add_provider(count_claims)
+add_provider(d4_claims)
