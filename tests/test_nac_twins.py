@@ -162,3 +162,32 @@ def test_000_d4_comparisons_from_table5_by_hand():
         assert items["000"][a].twin == f"001:{b}" and items["001"][b].twin == f"000:{a}"
     assert item_finding(items["000"]["d4.sparsity-memory"], expected_verdicts(r), r).finding == "error"
     assert item_finding(items["000"]["d4.mtan"], expected_verdicts(r), r).finding == "depends-on-reading"
+
+
+def test_undeclared_reads_by_hand():
+    from nacverify.checks.nac_twins import undeclared_reads
+
+    alg = {"require": ("a",), "body": ((("b",), ("a", "c")), (("c",), ("b",)), (("d",), ("c", "e")))}
+    assert undeclared_reads(alg) == ["c", "e"]  # c is read before the line that computes it; e is never given
+
+
+def test_algorithm_inputs_against_the_seed_text():
+    """001's Algorithm 2 declares 'Keys K ... Top-K value K' and its first line reads Q; 000's declares 'Queries Q' first."""
+    from nacverify.ledger import find_seeds_dir
+
+    r = registry()
+    out = r["nac001.alg2.inputs"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED and out.evidence.witness == {"undeclared": "Q"}
+    assert r["nac000.alg2.inputs"].check(QUICK).verdict == Verdict.HOLDS
+    for doc in ("000", "001"):
+        assert r[f"nac{doc}.alg1.inputs"].check(QUICK).evidence.witness == {"undeclared": "u_t, x_t-1"}
+        assert r[f"nac{doc}.alg1.inputs.cell_step"].check(QUICK).verdict == Verdict.HOLDS
+    seeds = find_seeds_dir()
+    if seeds is not None:
+        lines = (seeds / "001_9075dda04a2ad935.txt").read_text(encoding="utf-8").splitlines()
+        assert lines[444].startswith("**Require:** Keys") and "Quer" not in lines[444]
+        assert "_S ←_ _Q · K_" in " ".join(lines[445:460])
+    items = _items()
+    assert item_finding(items["001"]["alg2.io"], expected_verdicts(r), r).finding == "error"
+    assert item_finding(items["000"]["alg2.io"], expected_verdicts(r), r).finding == "holds"
+    assert item_finding(items["001"]["alg1.io"], expected_verdicts(r), r).finding == "depends-on-reading"

@@ -332,6 +332,87 @@ def d4_claims() -> list[Claim]:
             for key, quote, statement, expected, why, run, kind, reading, threshold in rows]
 
 
+# ----------------------------------------------------------------------------- algorithms: declared inputs and outputs against the body
+#: Algorithms 1-2 transcribed line by line: the Require symbols, the Ensure symbols, each body line as (assigned, read), the
+#: returned symbols. Shapes and sizes of declared tensors (T_k, T_q, D) count as given with the tensor.
+_ALG1 = dict(require=("W", "A_in", "A_rec", "N_s", "N_i", "N_c", "N_m", "alpha", "G_input", "G_output", "D_disabled"), ensure=("y_t", "x_t"),
+             body=((("M_rec",), ("A_rec",)), (("M_in",), ("A_in",)), (("W_in", "W_rec", "b", "w_in", "b_in", "w_out", "b_out"), ()),
+                   (("I_in",), ("G_input",)), (("I_out",), ("G_output",)), (("mask_act",), ("D_disabled",)),
+                   (("u~_t",), ("u_t", "w_in", "b_in")), (("r_t",), ("x_t-1", "W_rec", "M_rec")), (("s_t",), ("u~_t", "W_in", "M_in")),
+                   (("x_t",), ("alpha", "r_t", "s_t", "b", "mask_act")), (("y_t",), ("x_t", "I_out", "w_out", "b_out"))),
+             returns=("y_t", "x_t"))
+ALGORITHMS = {
+    ("000", "alg1"): _ALG1,
+    ("001", "alg1"): _ALG1,
+    ("000", "alg2"): dict(require=("Q", "K_keys", "K_topk"), ensure=("U",),
+                          body=((("B_s",), ("K_keys",)), (("K_blocks", "N_b"), ("K_keys", "B_s")), (("K_bar",), ("K_blocks",)),
+                                (("S_coarse",), ("Q", "K_bar")), (("I_blocks",), ("S_coarse", "K_topk", "B_s")), (("K_cand",), ("K_blocks", "I_blocks")),
+                                (("S_fine",), ("Q", "K_cand")), (("K_eff",), ("K_topk", "K_cand")), (("I_topk",), ("S_fine", "K_eff")),
+                                (("K_selected",), ("K_cand", "I_topk")), (("U",), ("Q", "K_selected"))),
+                          returns=("U",)),
+    ("001", "alg2"): dict(require=("K_keys", "K_topk"), ensure=("U",),
+                          body=((("S",), ("Q", "K_keys")), (("K_eff",), ("K_topk", "K_keys")), (("I_topk",), ("S", "K_eff")),
+                                (("K_selected",), ("K_keys", "I_topk")), (("Q_tiled",), ("Q", "K_eff")), (("U",), ("Q_tiled", "K_selected"))),
+                          returns=("U",)),
+}
+#: an RNN cell's step arguments: the input at t and the previous state (Algorithm 1 reads them without declaring them)
+CELL_STEP_ARGUMENTS = ("u_t", "x_t-1")
+
+
+def undeclared_reads(algorithm: dict) -> list[str]:
+    """Symbols a body line reads that are neither Require inputs nor assigned by an earlier line, in order of first use."""
+    known, out = set(algorithm["require"]), []
+    for assigned, read in algorithm["body"]:
+        out += [r for r in read if r not in known and r not in out]
+        known |= set(assigned)
+    return out
+
+
+def _alg_inputs_check(doc: str, alg: str, step_arguments: tuple[str, ...] = ()) -> Outcome:
+    missing = undeclared_reads(ALGORITHMS[(doc, alg)])
+    left = [m for m in missing if m not in step_arguments]
+    scalars = {"undeclared": len(missing), "undeclared_beyond_step_arguments": len(left)}
+    msg = f"read but neither required nor computed before: {missing or 'none'}" + (f"; beyond the cell's step arguments {list(step_arguments)}: {left or 'none'}" if step_arguments else "")
+    if not left:
+        return Outcome(Verdict.HOLDS, msg, Evidence({}, scalars))
+    return Outcome(Verdict.REFUTED, msg, Evidence({}, scalars, {"undeclared": ", ".join(left)}))
+
+
+def _alg_outputs_check(doc: str, alg: str) -> Outcome:
+    a = ALGORITHMS[(doc, alg)]
+    ok = set(a["returns"]) == set(a["ensure"])
+    msg = f"Ensure {list(a['ensure'])}, return {list(a['returns'])}"
+    return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg, Evidence({}, {"same": ok}))
+
+
+def algorithm_claims() -> list[Claim]:
+    out = []
+    names = {"alg1": "Algorithm 1 (Repurposed NCPCell)", "alg2": "Algorithm 2 (Sparse Top-K Pairwise Concatenation)"}
+    expected_inputs = {("000", "alg1"): Verdict.REFUTED, ("001", "alg1"): Verdict.REFUTED, ("000", "alg2"): Verdict.HOLDS, ("001", "alg2"): Verdict.REFUTED}
+    why = {("000", "alg1"): "the body reads u_t and x_{t-1}, which Require does not list", ("001", "alg1"): "the body reads u_t and x_{t-1}, which Require does not list",
+           ("000", "alg2"): "Require lists Q, K and Top-K; every other symbol is computed before use",
+           ("001", "alg2"): "Require lists Keys K and Top-K only; the first line S <- Q . K^T reads Q"}
+    for (doc, alg) in ALGORITHMS:
+        seed = SEED000 if doc == "000" else SEED001
+        src = f"{seed}, Section 2.2, {names[alg]}: Require/Ensure lines against the body (transcribed in nacverify.checks.nac_twins.ALGORITHMS)"
+        out.append(Claim(id=f"nac{doc}.{alg}.inputs", source=src,
+                         statement="every quantity the body reads is a Require input or computed by an earlier line",
+                         assumptions="the printed lines; the sizes of a declared tensor (T_k, T_q, D) come with it",
+                         expected=expected_inputs[(doc, alg)], expected_reason=why[(doc, alg)],
+                         check=lambda ctx, doc=doc, alg=alg: _alg_inputs_check(doc, alg), group="text", kind=Kind.AS_PRINTED))
+        out.append(Claim(id=f"nac{doc}.{alg}.outputs", source=src, statement="the returned quantities are the Ensure outputs",
+                         assumptions="the printed lines", expected=Verdict.HOLDS, expected_reason="return names the Ensure outputs",
+                         check=lambda ctx, doc=doc, alg=alg: _alg_outputs_check(doc, alg), group="text", kind=Kind.AS_PRINTED))
+        if alg == "alg1":
+            out.append(Claim(id=f"nac{doc}.alg1.inputs.cell_step", source=src,
+                             statement="Require lists the cell's construction; besides it the body reads only the step's arguments u_t and x_{t-1}",
+                             assumptions="the printed lines", expected=Verdict.HOLDS, expected_reason="u_t and x_{t-1} are the only undeclared reads",
+                             check=lambda ctx, doc=doc: _alg_inputs_check(doc, "alg1", CELL_STEP_ARGUMENTS), group="text", kind=Kind.READING,
+                             reading="Algorithm 1 as a recurrent cell: Require configures it, and each step is called with its input u_t and previous "
+                                     "state x_{t-1}, as an RNN cell's call signature"))
+    return out
+
+
 def twin_claims() -> list[Claim]:
     return [
         Claim(id="nac.c3.rnn.nk", source=SOURCE,
@@ -362,3 +443,4 @@ def twin_claims() -> list[Claim]:
 add_provider(twin_claims)
 add_provider(count_claims)
 add_provider(d4_claims)
+add_provider(algorithm_claims)
