@@ -223,7 +223,7 @@ def count_claims() -> list[Claim]:
 
 # ----------------------------------------------------------------------------- 000's Appendix D.4 comparisons (001: Section 3.4)
 #: 000's D.4 paragraph states the comparisons 001 states in Section 3.4 (paper_tables: nac001.table2.*), over 000's own Table 5
-D4 = f"{SEED000}, Appendix D.4 (Run Time and Memory Experiments), Table 5"
+D4 = f"{SEED000}, Appendix D.4 (Run Time and Memory Experiments) and Table 5"
 ALL_ROWS = "'every NAC row' (ablations included) is our quantifier: the sentence says 'NAC'; flips_at = the share of NAC rows that pass"
 
 
@@ -327,7 +327,7 @@ def d4_claims() -> list[Claim]:
          "Table 5 prints NAC-PW ~5042 MB and NAC-2k 44.75 MB, and memory grows with K over 2, 8, 32, PW", H, "44.75, 151.50, 549.86, 5042.09 MB",
          _d4_topk_memory, A, "", ""),
     ]
-    return [Claim(id=f"nac000.d4.{key}", source=f"{D4}: '{quote}'", statement=statement, assumptions="Table 5 as printed (run time in s, peak memory in MB)",
+    return [Claim(id=f"nac000.d4.{key}", source=f"{D4}, '{quote}'", statement=statement, assumptions="Table 5 as printed (run time in s, peak memory in MB)",
                   expected=expected, expected_reason=why, check=lambda ctx, run=run: run(), group="tables", kind=kind, reading=reading, threshold=threshold)
             for key, quote, statement, expected, why, run, kind, reading, threshold in rows]
 
