@@ -1,7 +1,9 @@
 """The `nacverify` command line (Typer). Thin: parse, call the library, render, exit.
 
 The command line is a program of its own, so it switches its whole process to float64
-(`nacverify.precision.enable_float64_globally`); the library never does.
+(`nacverify.precision.enable_float64_globally`) when a command starts (`cli._common.guarded`);
+the library never does. Importing the command line does not import JAX: `--help` and argument
+errors answer at once (tests/test_conventions.py).
 
 It also keeps XLA's compiled functions between runs in JAX's persistent compilation cache:
 about 40 % of `check --quick` is compiling small functions (measured on a 2-core machine:
@@ -31,7 +33,3 @@ def _persistent_compilation_cache() -> None:
 
 
 _persistent_compilation_cache()
-
-from nacverify.precision import enable_float64_globally  # noqa: E402  (after the cache's environment)
-
-enable_float64_globally()

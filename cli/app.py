@@ -11,11 +11,16 @@ from ._devices import prepare_process
 
 prepare_process(sys.argv[1:])  # before anything imports JAX: the device of this command (cli/_devices.py)
 
+from typing import Annotated  # noqa: E402
+
 import typer  # noqa: E402
 
 from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, err_console, one_line  # noqa: E402
 from .list_cmd import list_claims  # noqa: E402
 from .report_cmd import report_app  # noqa: E402
+
+#: -h as well as --help, on every command and group
+HELP = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
     name="nacverify",
@@ -24,25 +29,58 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    context_settings=HELP,
 )
-app.command("list")(list_claims)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("nacverify")
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            number = "unknown (not installed)"
+        print(f"nacverify {number}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print nacverify's version and exit.")] = False,
+) -> None:
+    """Verify the claims of the NAC and LTC papers: symbolic proofs, ODE solvers, a JAX NAC model.
+    Exit codes: 0 every verdict as expected, 1 a verdict differs (the gate), 2 bad input, 3 environment problem."""
+
+
+app.command("list", context_settings=HELP)(list_claims)
+report_app.info.context_settings = HELP
 app.add_typer(report_app, name="report")
 
 
 def _register_commands() -> None:
     from .frozen_error import frozen_error
 
-    app.command("frozen-error")(frozen_error)
-    app.command("check")(__import__("nacverify.cli.check", fromlist=["check"]).check)
-    app.command("prove")(__import__("nacverify.cli.prove", fromlist=["prove"]).prove)
-    app.add_typer(__import__("nacverify.cli.solve", fromlist=["solve_app"]).solve_app, name="solve")
-    app.command("backends")(__import__("nacverify.cli.backends", fromlist=["backends"]).backends)
-    app.command("bench")(__import__("nacverify.cli.bench", fromlist=["bench"]).bench)
-    app.command("audit")(__import__("nacverify.cli.audit", fromlist=["audit"]).audit)
-    app.command("audit-gen")(__import__("nacverify.cli.audit_gen", fromlist=["audit_gen"]).audit_gen)
-    app.command("audit-ltc")(__import__("nacverify.cli.audit_ltc", fromlist=["audit_ltc"]).audit_ltc)
-    app.command("coverage")(__import__("nacverify.cli.coverage", fromlist=["coverage"]).coverage)
-    app.command("findings")(__import__("nacverify.cli.findings", fromlist=["findings"]).findings)
+    def command(name: str, fn) -> None:
+        app.command(name, context_settings=HELP)(fn)
+
+    command("frozen-error", frozen_error)
+    command("check", __import__("nacverify.cli.check", fromlist=["check"]).check)
+    command("prove", __import__("nacverify.cli.prove", fromlist=["prove"]).prove)
+    solve_app = __import__("nacverify.cli.solve", fromlist=["solve_app"]).solve_app
+    solve_app.info.context_settings = HELP
+    for info in solve_app.registered_commands:
+        info.context_settings = {**(info.context_settings or {}), **HELP}
+    app.add_typer(solve_app, name="solve")
+    command("backends", __import__("nacverify.cli.backends", fromlist=["backends"]).backends)
+    command("bench", __import__("nacverify.cli.bench", fromlist=["bench"]).bench)
+    command("audit", __import__("nacverify.cli.audit", fromlist=["audit"]).audit)
+    command("audit-gen", __import__("nacverify.cli.audit_gen", fromlist=["audit_gen"]).audit_gen)
+    command("audit-ltc", __import__("nacverify.cli.audit_ltc", fromlist=["audit_ltc"]).audit_ltc)
+    command("coverage", __import__("nacverify.cli.coverage", fromlist=["coverage"]).coverage)
+    command("findings", __import__("nacverify.cli.findings", fromlist=["findings"]).findings)
+    for info in report_app.registered_commands:
+        info.context_settings = {**(info.context_settings or {}), **HELP}
 
 
 _register_commands()
@@ -100,9 +138,9 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:
         if not (hasattr(exc, "exit_code") and hasattr(exc, "format_message")):
             raise
-        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `nacverify` or group: show help
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare `nacverify` or group: show help, exit 2 (as click does)
             print(exc.format_message())
-            code = 0
+            code = EXIT_USAGE
         else:
             message = " ".join(exc.format_message().split())
             command = getattr(getattr(exc, "ctx", None), "command_path", "nacverify")

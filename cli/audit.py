@@ -7,25 +7,18 @@ import os
 from pathlib import Path
 from typing import Annotated, Optional
 
-import numpy as np
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify.audit import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, apply_expect, read_expect
-from nacverify.audit import export_model as write_model_export
-from nacverify.audit import write_export
-from nacverify.audit.claims import CLAIM_SPECS
-from nacverify.audit.stream import QUANTILE_MODES, audit_file, reuse_heap_in_this_process
-from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
-from nacverify.model.gates import HEADS, MODES
-from nacverify.model.nac import BACKBONES
-from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import SchedulerOption, cluster
 from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
-from ._common import JunitXmlOption, check_junit_xml
+from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
+from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
+from ._common import lazy_names
+from ._defaults import BACKBONES, HEADS, MODES, QUANTILE_MODES, SHARP_THRESHOLD as DEFAULT_SHARP_THRESHOLD
 
 MODEL = "Model export (--export-model)"
 Backbone = enum.Enum("Backbone", {b: b for b in BACKBONES}, type=str)
@@ -34,9 +27,13 @@ Mode = enum.Enum("Mode", {m: m for m in MODES}, type=str)
 Quantiles = enum.Enum("Quantiles", {m: m for m in QUANTILE_MODES}, type=str)
 LARGE = "Large exports (HDF5 is read chunk by chunk; reports/AUDIT_FORMAT.md)"
 PROGRESS_BYTES = 1 << 28  # files larger than this show a progress bar
+_load, __getattr__ = lazy_names(globals(), {"audit_file": "nacverify.audit.stream", "reuse_heap_in_this_process": "nacverify.audit.stream"})
 
 
 def _list_claims() -> None:
+    from nacverify.audit import CLAIM_IDS
+    from nacverify.audit.claims import CLAIM_SPECS
+
     table = Table(title=f"{len(CLAIM_IDS)} audit claims")
     for col in ("claim", "source", "statement"):
         table.add_column(col, overflow="fold")
@@ -47,6 +44,8 @@ def _list_claims() -> None:
 
 
 def _export_section(export, path: Path, expect: Optional[Path], threshold: float, valid_pairs: int) -> dict:
+    import numpy as np
+
     return {
         "file": str(path),
         "pair_shape": np.asarray(export.pair_shape, dtype=np.int64),
@@ -62,7 +61,10 @@ def _export_section(export, path: Path, expect: Optional[Path], threshold: float
     }
 
 
-def _write_golden(path: Path, mode: str, force: bool) -> Path:
+def _write_golden(path: Path, mode: str, force: bool, show=console) -> Path:
+    import numpy as np
+
+    from nacverify.audit import write_export
     from nacverify.checks.model_claims import REFERENCE_FILE, find_reference_dir
     from nacverify.model import golden_gate_entries
 
@@ -71,7 +73,7 @@ def _write_golden(path: Path, mode: str, force: bool) -> Path:
         raise BadInput(f"no {REFERENCE_FILE} where NACVERIFY_REFERENCE points; unset it to use the copy shipped with the package")
     with np.load(ref / REFERENCE_FILE) as archive:
         written = write_export(golden_gate_entries(archive, mode), path, overwrite=force)
-    console.print(f"export: {written} (the public TF layer's gates, mode {mode}, from {ref / REFERENCE_FILE})", markup=False)
+    show.print(f"export: {written} (the public TF layer's gates, mode {mode}, from {ref / REFERENCE_FILE})", markup=False)
     return written
 
 
@@ -100,11 +102,27 @@ def audit(
     topk: Annotated[int, typer.Option(help="Selected keys per query.", rich_help_panel=MODEL)] = 8,
     delta_t: Annotated[float, typer.Option(help="Euler step size.", rich_help_panel=MODEL)] = 0.5,
     euler_steps: Annotated[int, typer.Option(help="Euler steps.", rich_help_panel=MODEL)] = 5,
-    seed: Annotated[int, typer.Option(help="Seed of the parameters (input: seed + 1).", rich_help_panel=MODEL)] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the parameters (input: seed + 1; >= 0).", rich_help_panel=MODEL)] = 0,
     junit_xml: JunitXmlOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Audit exported NAC gates against the theory: omega > 0, Theorem 1's interval, logits recomputed from the
-    gates, the Euler step-size margin, input dependence, attainable sharpness, softmax rows."""
+    gates, the Euler step-size margin, input dependence, attainable sharpness, softmax rows. Prints a summary
+    (counts, every verdict that differs from the expected one with its witness); -v adds every claim's row."""
+    fmt = output_format(fmt, as_json)
+    level = output_level(verbose, quiet)
+    show = screen(fmt)
+    if chunk_pairs is not None and chunk_pairs < 1:
+        raise BadInput(f"--chunk-pairs must be >= 1, got {chunk_pairs}")
+    from nacverify.audit import apply_expect, read_expect
+    from nacverify.audit import export_model as write_model_export
+    _load()
+    from nacverify.claims import CheckContext, evaluate
+    from nacverify.report import Report, check_writable, default_report_path
+
     if list_only:
         _list_claims()
         return
@@ -119,9 +137,10 @@ def audit(
         file, _ = write_model_export(
             export_model, d_model=d_model, num_heads=heads, length=length, batch=batch, seed=seed, overwrite=force,
             backbone=backbone.value, head=head.value, mode=mode.value, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
-        console.print(f"export: {file} ({backbone.value} backbone, {head.value} head, mode {mode.value})", markup=False)
+        if level >= Level.normal:
+            show.print(f"export: {file} ({backbone.value} backbone, {head.value} head, mode {mode.value})", markup=False)
     if export_golden is not None:
-        file = _write_golden(export_golden, mode.value, force)
+        file = _write_golden(export_golden, mode.value, force, show)
     report = Report(command=command_line(), seed=seed if export_model is not None else None)
     reuse_heap_in_this_process()  # this process is nacverify's own: glibc keeps the memory the chunks free
     uptime = _uptime()
@@ -136,7 +155,7 @@ def audit(
                                  quantiles=quantiles.value, progress=progress)
         except KeyboardInterrupt:
             report.sections["audit"] = {"file": str(file), "interrupted": "during the passes over the export: no verdicts"}
-            raise finish_interrupted(report, out_path, force=force, note="interrupted during the audit's passes", junit_xml=junit_xml) from None
+            raise finish_interrupted(report, out_path, force=force, note="interrupted during the audit's passes", junit_xml=junit_xml, fmt=fmt) from None
     export = audited.layout
     claims = audited.claims
     if table is not None:
@@ -145,15 +164,22 @@ def audit(
     report.sections["audit"] = _export_section(export, file, expect, sharp_threshold, audited.valid_pairs)
     report.sections["bench/audit"] = {**audited.bench, "jobs": jobs, "scheduler": scheduler or "", "uptime_start": uptime, "uptime_end": _uptime()}
     bench = audited.bench
-    console.print(f"read {'whole (NPZ)' if audited.in_memory else 'chunk by chunk'}: {bench['chunks']} chunk(s) of {bench['chunk_pairs']} pairs, "
-                  f"{bench['passes']} pass(es), quantiles {bench['quantiles']}; {bench['seconds']:.2f} s, "
-                  f"{bench['pairs_per_second']:.3g} pairs/s", markup=False)
-    if export.ignored:
-        console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
-    title = f"audit of {file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
-    console.print(verdict_table(report.results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
-    print_witnesses(report.results)
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)
+
+    def render() -> None:
+        if level >= Level.normal:
+            chunks, size = bench["chunks"], min(bench["chunk_pairs"], export.pairs)  # one chunk of a small export holds all its pairs
+            show.print(f"read {'whole (NPZ)' if audited.in_memory else 'chunk by chunk'}: {chunks} chunk{'s' if chunks != 1 else ''} of "
+                       f"{'up to ' if chunks > 1 else ''}{size} pairs, {bench['passes']} pass{'es' if bench['passes'] != 1 else ''}, "
+                       f"quantiles {bench['quantiles']}; {bench['seconds']:.2f} s, {bench['pairs_per_second']:.3g} pairs/s", markup=False)
+            if export.ignored:
+                show.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
+        title = f"audit of {file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
+        if level == Level.verbose:
+            show.print(verdict_table(report.results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
+            print_witnesses(report.results, show)
+        print_summary(report.results, show, level, title=title)
+
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)
 
 
 def _uptime() -> str:

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import enum
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from nacverify.audit.generate import BLOCK_ROWS, DEFECTS, generate_export
 from nacverify.errors import Interrupted
 
 from ._common import console, guarded, progress_bar
+from ._defaults import DEFECTS
 
 Defect = enum.Enum("Defect", {d: d for d in DEFECTS}, type=str)
 
@@ -28,18 +29,27 @@ def audit_gen(
 ) -> None:
     """Write a generated NAC gate export (HDF5, mode euler, float32, chunked, block by block in bounded memory) whose
     audit verdicts are known in advance; audit it with `nacverify audit OUT`."""
+    from nacverify.audit.generate import BLOCK_ROWS, generate_export
+
     start = time.perf_counter()
     try:
-        with progress_bar(pairs > 10 * BLOCK_ROWS * 8) as bar:
-            task = bar.add_task("audit-gen", total=pairs // 8 if pairs > 0 else None)
-            made = generate_export(out, pairs, seed=seed, defect=defect.value, overwrite=force,
-                                   progress=lambda done, total: bar.update(task, completed=done))
+        with ExitStack() as stack:  # the bar starts with the first block: a refusal (name, size, space) shows none
+            bar: dict = {}
+
+            def progress(done: int, total: int) -> None:
+                if not bar:
+                    bar["bar"] = stack.enter_context(progress_bar(pairs > 10 * BLOCK_ROWS * 8))
+                    bar["task"] = bar["bar"].add_task("audit-gen", total=total)
+                bar["bar"].update(bar["task"], completed=done)
+
+            made = generate_export(out, pairs, seed=seed, defect=defect.value, overwrite=force, progress=progress)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted; nothing written to {out}") from None
     seconds = time.perf_counter() - start
     size = made.path.stat().st_size
+    shown = f"{size / 2**30:.2f} GiB" if size >= 2**30 else f"{size / 2**20:.2f} MiB" if size >= 2**20 else f"{size} bytes"
     at = f"row {made.defect_index[0]}, key {made.defect_index[1]} (pair index [{made.defect_index[0]}, {made.defect_index[1]}])" if made.defect_index else "-"
-    console.print(f"export: {made.path} ({made.pairs} pairs, {size / 2**30:.2f} GiB, seed {seed}) in {seconds:.1f} s "
+    console.print(f"export: {made.path} ({made.pairs} pairs, {shown}, seed {seed}) in {seconds:.1f} s "
                   f"({made.pairs / seconds:.3g} pairs/s); defect {made.defect} at {at}", markup=False)
     table = Table(title="verdicts `nacverify audit` must give (the generator's closed forms)")
     table.add_column("claim")

@@ -1,21 +1,19 @@
-"""`nacverify audit-ltc`: audit an LTC cell's export against seed 002 (reports/LTC_AUDIT_FORMAT.md)."""
+"""`nacverify audit-ltc`: audit an LTC cell's export against document 002 (reports/LTC_AUDIT_FORMAT.md)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from nacverify.audit.ltc_claims import DEFAULT_SOLVER_STEPS, DEFAULT_SOLVER_TOL, ltc_audit_claims
-from nacverify.audit.ltc_export import export_random_ncps
-from nacverify.audit.ltc_format import read_ltc_export
-from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
-from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import command_line, console, finish, guarded, print_witnesses, progress_bar, verdict_table
-from ._common import JunitXmlOption, check_junit_xml
+from ._common import command_line, finish, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
+from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
+from ._defaults import LTC_SOLVER_STEPS as DEFAULT_SOLVER_STEPS, LTC_SOLVER_TOL as DEFAULT_SOLVER_TOL
 
 NCPS = "ncps export (--export-ncps)"
 
@@ -23,7 +21,7 @@ NCPS = "ncps export (--export-ncps)"
 @guarded
 def audit_ltc(
     file: Annotated[Optional[Path], typer.Argument(help="LTC-cell export (.npz or HDF5); see reports/LTC_AUDIT_FORMAT.md.")] = None,
-    tol: Annotated[Optional[float], typer.Option("--tol", help="Relative per-step tolerance of the fused solver against an adaptive float64 solve. Seed 002 gives none: without it the error is measured (with the unfolds a tolerance needs), not judged.")] = DEFAULT_SOLVER_TOL,
+    tol: Annotated[Optional[float], typer.Option("--tol", help="Relative per-step tolerance of the fused solver against an adaptive float64 solve. Document 002 gives none: without it the error is measured (with the unfolds a tolerance needs), not judged.")] = DEFAULT_SOLVER_TOL,
     solver_steps: Annotated[int, typer.Option("--solver-steps", help="Steps solved by diffrax (the longest intervals, then an even spread).")] = DEFAULT_SOLVER_STEPS,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one (holds).")] = True,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/audit-ltc-<file>-<UTC>.h5).")] = None,
@@ -38,18 +36,36 @@ def audit_ltc(
     train_steps: Annotated[int, typer.Option(help="Adam steps of a toy training before the export (nacverify.audit.ltc_export.train_toy).", rich_help_panel=NCPS)] = 0,
     constraints: Annotated[str, typer.Option(help="Parameter constraints: implicit (ncps LTC's default softplus), apply (raw parameters, apply_weight_constraints() after every training step) or none (raw parameters, never clipped).", rich_help_panel=NCPS)] = "implicit",
     junit_xml: JunitXmlOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
 ) -> None:
-    """Audit an LTC cell: its steps against seed 002's fused solver (eq. 8-9), positive conductances, eq. 13's state
-    bounds, eq. 10's time constants, and the fused solver's error against an adaptive float64 solve."""
+    """Audit an LTC cell: its steps against document 002's fused solver (eq. 8-9), positive conductances, eq. 13's state
+    bounds, eq. 10's time constants, and the fused solver's error against an adaptive float64 solve. Prints a summary;
+    -v adds every claim's row."""
+    fmt = output_format(fmt, as_json)
+    level = output_level(verbose, quiet)
+    show = screen(fmt)
     if (file is None) == (export_ncps is None):
         raise BadInput("give an LTC-cell export FILE or --export-ncps PATH (one of them)")
+    if tol is not None and not (math.isfinite(tol) and tol > 0):  # before an --export-ncps is built
+        raise BadInput(f"--tol must be > 0 and finite, got {tol}")
+    if solver_steps < 1:
+        raise BadInput(f"--solver-steps must be >= 1, got {solver_steps}")
+    from nacverify.audit.ltc_claims import ltc_audit_claims
+    from nacverify.audit.ltc_export import export_random_ncps
+    from nacverify.audit.ltc_format import read_ltc_export
+    from nacverify.claims import CheckContext, evaluate
+    from nacverify.report import Report, check_writable, default_report_path
+
     out_path = check_writable(out or default_report_path(f"audit-ltc-{(file or export_ncps).stem}"), overwrite=force)
     check_junit_xml(junit_xml, force=force, out=out_path)
     if export_ncps is not None:
         file, _ = export_random_ncps(export_ncps, units=units, inputs=inputs, steps=steps, seed=seed, elapsed=elapsed, wiring=wiring,
                                      train_steps=train_steps, constraints=constraints, overwrite=force)
         trained = f", trained {train_steps} steps" if train_steps else ""
-        console.print(f"export: {file} (ncps.torch LTC, {wiring} wiring, {units} units, {inputs} inputs, {steps} steps, seed {seed}, "
+        show.print(f"export: {file} (ncps.torch LTC, {wiring} wiring, {units} units, {inputs} inputs, {steps} steps, seed {seed}, "
                       f"constraints {constraints}{trained})", markup=False)
     export = read_ltc_export(file)
     report = Report(command=command_line(), seed=seed if export_ncps is not None else None)
@@ -68,9 +84,14 @@ def audit_ltc(
         "attributes": {k: v for k, v in export.attrs().items()}, "tolerance": "none (measured)" if tol is None else tol, "solver_steps": solver_steps,
         "ignored_entries": ", ".join(export.ignored) or "none",
     }
-    if export.ignored:
-        console.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
     title = f"LTC audit of {file} ({export.form} form, {export.T} steps, batch {export.B}, {export.N} units, {export.ode_unfolds} unfolds)"
-    console.print(verdict_table(report.results, title=title))
-    print_witnesses(report.results)
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)
+
+    def render() -> None:
+        if export.ignored and level >= Level.normal:
+            show.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
+        if level == Level.verbose:
+            show.print(verdict_table(report.results, title=title))
+            print_witnesses(report.results, show)
+        print_summary(report.results, show, level, title=title)
+
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)

@@ -8,17 +8,28 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify.solvers import backend_status
-
-from ._common import console, guarded
+from ._common import FormatOption, JsonFlag, OutputFormat, guarded, output_format, print_json, screen
 
 
 @guarded
 def backends(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also list every place searched for Julia.")] = False,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
 ) -> None:
     """List the ODE backends (diffrax, scipy, mpmath, julia): available or not, version, reason; then the devices JAX
-    sees and which parts of nacverify run on which. Imports no Julia."""
+    sees and which parts of nacverify run on which. Imports no Julia. Writes no report."""
+    from nacverify.solvers import backend_status
+
+    from ._devices import device_table
+
+    fmt = output_format(fmt, as_json)
+    if fmt == OutputFormat.json:
+        from nacverify.report.json_export import backends_document
+
+        print_json(backends_document(backend_status(), device_table()))
+        return
+    console = screen(fmt)
     table = Table(title="ODE backends")
     for col in ("backend", "available", "version", "methods", "reason"):
         table.add_column(col, no_wrap=col in ("backend", "available"), overflow="fold")
@@ -27,8 +38,6 @@ def backends(
         mark = "[green]yes[/]" if s.available else "[red]no[/]"
         table.add_row(s.name, mark, escape(s.version or "-"), ", ".join(s.methods), escape(s.reason))
     console.print(table)
-    from ._devices import device_table
-
     devices = Table(title="devices (cli/_devices.py)")
     for col in ("part", "runs on"):
         devices.add_column(col, overflow="fold")

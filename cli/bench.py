@@ -9,20 +9,8 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from nacverify.bench import (
-    MEMORY_METHOD,
-    RECALL_INPUTS,
-    MIN_REPEATS,
-    block_recall,
-    measure,
-    records_section,
-    scaling_fits,
-    suite_configs,
-    targets,
-)
-from nacverify.environment import device_description
 from nacverify.errors import BadInput
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from ._defaults import BENCH_MIN_REPEATS as MIN_REPEATS
 
 from ._common import command_line, console, finish_interrupted, guarded, progress_bar
 
@@ -119,6 +107,10 @@ def bench(
         raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
     if min_T > max_T:
         raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
+    from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, records_section, scaling_fits, suite_configs, targets
+    from nacverify.environment import device_description
+    from nacverify.report import Report, check_writable, default_report_path, write_report
+
     configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only)
     out_path = check_writable(out or default_report_path(f"bench-{suite.value}"), overwrite=force)
     report = Report(command=command_line(), seed=seed)

@@ -11,18 +11,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify import claims as claim_registry
-from nacverify.claims import CheckContext, counts_by_kind
-from nacverify.frozen._readings import readings_table
-from nacverify.regimes import NAMED_REGIMES
 from nacverify.errors import BadInput, Interrupted
-from nacverify.report import Report, check_writable, default_report_path
-from nacverify.runner import run_claims
 
-from .frozen_error import _readings_table as readings_rich_table
 from ._cluster import SchedulerOption, cluster, default_jobs
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
+from ._common import Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
+
+_load, __getattr__ = lazy_names(globals(), {"run_claims": "nacverify.runner"})
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 
@@ -37,7 +33,7 @@ def check(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm1.*' (repeatable).")] = None,
     list_only: Annotated[bool, typer.Option("--list", help="List the selected claims and exit.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="Fewer random draws and shorter searches (for CI).")] = False,
-    seed: Annotated[int, typer.Option(help="Seed of every random draw.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of every random draw (>= 0).")] = 0,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/check-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
@@ -48,10 +44,20 @@ def check(
     junit_xml: JunitXmlOption = None,
     fmt: FormatOption = OutputFormat.table,
     as_json: JsonFlag = False,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
 ) -> None:
-    """Run every registered claim (symbolic, frozen-error, numeric, LTC, model), print one table, write one report."""
+    """Run every registered claim (symbolic, frozen-error, numeric, LTC, model), write one report, and print a
+    summary: the counts, the findings per document, every verdict that differs from its expected one (with its
+    reason and witness) and the report's path. -v adds the table of every claim, -q prints the counts only."""
     fmt = output_format(fmt, as_json)
+    level = output_level(verbose, quiet)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
+    from nacverify import claims as claim_registry
+    from nacverify.report import Report, check_writable, default_report_path
+    from nacverify.claims import CheckContext
+
+    _load()
 
     if jobs is None:
         jobs = default_jobs()
@@ -98,22 +104,62 @@ def check(
             raise finish_interrupted(report, out_path, force=force, note=str(exc), junit_xml=junit_xml, fmt=fmt) from None
     elapsed = time.perf_counter() - start
     report.sections["check"] = {"quick": quick, "seconds": elapsed, "claims": len(claims), "jobs": jobs, "scheduler": scheduler or ""}
-    show = screen(fmt)  # --format json: the tables are not printed, stdout holds the JSON only
-    show.print(verdict_table(report.results, title=f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)",
-                                extra={"s": lambda r: f"{r.seconds:.2f}"}))
-    counts = defaultdict(int)
-    for r in report.results:
-        counts[r.verdict.value] += 1
-    show.print("verdicts: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())), markup=False)
+    _sections(report)
+    show = screen(fmt)  # --format json: nothing is printed, stdout holds the JSON only
+    title = f"{len(claims)} claims ({'quick' if quick else 'full'}, seed {seed}, {elapsed:.1f} s)"
+
+    def render() -> None:
+        if level == Level.verbose:
+            _details(report, show, title)
+        print_summary(report.results, show, level, title=title, lines=findings_lines(report.results) if level >= Level.normal else ())
+
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)
+
+
+def _sections(report) -> None:
+    """The report's Table 2 readings and verdicts-by-kind sections."""
+    from nacverify.claims import counts_by_kind
+    from nacverify.frozen._readings import readings_table
+    from nacverify.regimes import NAMED_REGIMES
+
+    verdicts = {r.claim.id: r.verdict.value for r in report.results}
+    rows = tuple(row for row in NAMED_REGIMES if f"nac.table2.{row}" in verdicts or f"nac.table2.{row}.mean_le_max" in verdicts)
+    if rows:  # the reading -> verdict table of Table 2 (document 000), as in `nacverify frozen-error`
+        readings = readings_table(verdicts, rows)
+        report.sections["check/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
+    for kind, kc in counts_by_kind(report.results).items():
+        report.sections[f"check/kinds/{kind}"] = dict(kc)
+
+
+def _details(report, show, title: str) -> None:
+    """-v: the table of every claim, the counts by kind, Table 2's readings and every witness."""
+    from nacverify.frozen._readings import readings_table
+    from nacverify.regimes import NAMED_REGIMES
+
+    from .frozen_error import _readings_table as readings_rich_table
+
+    show.print(verdict_table(report.results, title=title, extra={"s": lambda r: f"{r.seconds:.2f}"}))
     show.print(kind_summary(report.results))
     verdicts = {r.claim.id: r.verdict.value for r in report.results}
     rows = tuple(row for row in NAMED_REGIMES if f"nac.table2.{row}" in verdicts or f"nac.table2.{row}.mean_le_max" in verdicts)
-    if rows:  # the reading -> verdict table of Table 2 (seed 000), as in `nacverify frozen-error`
-        readings = readings_table(verdicts, rows)
-        report.sections["check/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
-        show.print(readings_rich_table(readings))
-    for kind, kc in counts_by_kind(report.results).items():
-        report.sections[f"check/kinds/{kind}"] = dict(kc)
-    if fmt == OutputFormat.table:
-        print_witnesses(report.results)
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt)
+    if rows:
+        show.print(readings_rich_table(readings_table(verdicts, rows)))
+    print_witnesses(report.results, show)
+
+
+def findings_lines(results) -> list[str]:
+    """One line per document: its findings (one per ledger item) from these verdicts, `nacverify findings`'s counts."""
+    from nacverify.findings import finding_counts, findings
+    from nacverify.ledger import load_ledgers
+
+    verdicts = {r.claim.id: r.verdict for r in results}
+    claims = {r.claim.id: r.claim for r in results}
+    found = findings(load_ledgers(), verdicts, claims)
+    checked = {f.document for f in found if f.claims}  # documents this run checks at least one item of
+    counts = finding_counts(f for f in found if f.document in checked)
+    lines = []
+    for doc, c in counts.items():
+        listed = ", ".join(f"{n} {name}" for name, n in c.items() if n)
+        if listed:
+            lines.append(f"document {doc}: {listed}")
+    return ["findings (one per statement of a document; `nacverify findings` lists them):", *["  " + line for line in lines]] if lines else []

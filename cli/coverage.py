@@ -10,9 +10,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify import claims as claim_registry
 from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds_dir, load_ledgers, quote_problems, validate
-from nacverify.report import Report, check_writable, default_report_path, write_report
 
 from ._common import EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
@@ -32,6 +30,8 @@ def coverage(
     or the ledger is inconsistent with the registered claims (or, where ../shared/seeds exists, with the documents' words)."""
     fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
+    from nacverify import claims as claim_registry
+    from nacverify.report import Report, check_writable, default_report_path, write_report
 
     ledgers = load_ledgers(source)
     out_path = check_writable(out or default_report_path("coverage"), overwrite=force)
@@ -80,7 +80,7 @@ def coverage(
                     if it.status == "missing":
                         console.print(f"missing {doc}:{it.item} ({it.location}): {it.missing}", markup=False)
         if seeds is None:
-            console.print("quotes not checked: ../shared/seeds not found (set NACVERIFY_SEEDS)", markup=False)
+            console.print("quotes not checked: ../shared/seeds not found (set NACVERIFY_SEEDS to the folder of the documents)", markup=False)
         console.print(f"report: {path}", markup=False)
     for p in problems:
         err_console.print(f"ledger: {p}", markup=False)

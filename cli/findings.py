@@ -9,7 +9,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify.findings import FINDINGS, expected_verdicts, finding_counts, findings as item_findings, missing_defenses, report_claims
 from nacverify.ledger import SEED_FILES, load_ledgers
 
 from ._common import EXIT_GATE, EXIT_OK, console, err_console, guarded
@@ -32,6 +31,8 @@ def findings(
     is one finding, however many claims support it; claims stay the unit of evidence and of the gate.
     Exits 1 when an item with a refuted claim about the document registers no charitable reading."""
     fmt = output_format(fmt, as_json)
+    from nacverify.findings import FINDINGS, expected_verdicts, finding_counts, findings as item_findings, missing_defenses, report_claims
+
     ledgers = load_ledgers(source)
     if report is None:
         import nacverify.catalog  # noqa: F401  (registers every claim provider)

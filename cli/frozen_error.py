@@ -1,4 +1,4 @@
-"""`nacverify frozen-error`: Theorem 3 and Table 2 of seed 000, measured."""
+"""`nacverify frozen-error`: Theorem 3 and Table 2 of document 000, measured."""
 
 from __future__ import annotations
 
@@ -7,24 +7,21 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Optional
 
-import numpy as np
 import typer
 from rich.table import Table
 
-from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
-from nacverify.frozen import SolveOptions, cached_run, regime_specs
-from nacverify.frozen._readings import READING_COLUMNS, readings_table
-from nacverify.frozen.claims import average_claim, instance_claims
-from nacverify.regimes import NAMED_REGIMES
-from nacverify.report import Report, check_writable, default_report_path
-from nacverify.solvers import require_backend
 
 from ._cluster import SchedulerOption, cluster
-from ._common import command_line, console, err_console, finish, finish_interrupted, guarded, print_witnesses, verdict_table
-from ._search import run_searches, search_table
-from ._sweep import plan_sweeps, run_sweeps, sweep_table
-from ._common import JunitXmlOption, check_junit_xml
+from ._common import command_line, err_console, finish, finish_interrupted, guarded, print_witnesses, verdict_table
+from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
+from ._common import Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
+
+_load, __getattr__ = lazy_names(globals(), {"cached_run": "nacverify.frozen", "instance_claims": "nacverify.frozen.claims",
+                                            "average_claim": "nacverify.frozen.claims"})
+
+#: What --plot can write (matplotlib picks the format from the suffix).
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 class RegimeChoice(str, enum.Enum):
@@ -39,9 +36,9 @@ class RegimeChoice(str, enum.Enum):
 def _regime_table(runs) -> Table:
     """Metrics as rows, regimes as columns (fits an 80-column terminal)."""
     table = Table(title="frozen-coefficient error (relative error: t > 0, denominator |a_varying|)")
-    table.add_column("metric", no_wrap=True)
+    table.add_column("metric", overflow="fold")
     for run in runs:
-        table.add_column(run.regime.name, justify="right", no_wrap=True)
+        table.add_column(run.regime.name, justify="right", overflow="fold")
     rows = [
         ("phi variation %", lambda r: f"{r.summary.phi_variation_pct[0]:.3f}"),
         ("omega variation %", lambda r: f"{r.summary.omega_variation_pct[0]:.3f}"),
@@ -59,10 +56,12 @@ def _regime_table(runs) -> Table:
 
 def _readings_table(readings: dict[str, dict[str, str]]) -> Table:
     """Table 2 row x reading of its phi/omega columns -> verdict (nacverify.frozen._readings)."""
+    from nacverify.frozen._readings import READING_COLUMNS
+
     table = Table(title="Table 2 readings (verdict of each row under each reading of the phi/omega columns)")
     table.add_column("row", no_wrap=True)
     for col in READING_COLUMNS:
-        table.add_column(col, no_wrap=True)
+        table.add_column(col, overflow="fold")
     for row, cells in readings.items():
         table.add_row(row, *[cells[col] for col in READING_COLUMNS])
     return table
@@ -103,10 +102,23 @@ def frozen_error(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/frozen-error-<regime>-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="PNG: trajectories, error and bounds per regime (Figure 5 analog).")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="PNG (or .pdf, .svg): trajectories, error and bounds per regime (Figure 5 analog).")] = None,
     junit_xml: JunitXmlOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
 ) -> None:
-    """Measure the frozen-coefficient error against Theorem 3's bounds and Table 2 (seed 000, B.1.2)."""
+    """Measure the frozen-coefficient error against Theorem 3's bounds and Table 2 (document 000, B.1.2): the
+    measurements per regime and a summary of the verdicts; -v adds every claim's row and witness."""
+    fmt = output_format(fmt, as_json)
+    level = output_level(verbose, quiet)
+    show = screen(fmt)
+    if plot is not None:  # before any work: a plot that cannot be written would lose the run
+        if plot.is_dir():
+            raise BadInput(f"--plot {plot} is a directory")
+        if plot.suffix.lower() not in PLOT_SUFFIXES:
+            raise BadInput(f"--plot {plot}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
     if sweep < 0:
         raise BadInput(f"--sweep must be >= 0, got {sweep}")
     if sweep and regime == RegimeChoice.custom:
@@ -117,6 +129,20 @@ def frozen_error(
         raise BadInput(f"--search must be >= 0 and --search-steps, --search-chunk, --search-keep >= 1, got {search}, {search_steps}, {search_chunk}, {search_keep}")
     if search and regime == RegimeChoice.custom:
         raise BadInput("--search starts from the named regimes' draws; it does not apply to --regime custom")
+    import numpy as np
+
+    from nacverify.claims import CheckContext, evaluate
+    from nacverify.frozen import SolveOptions, regime_specs
+    from nacverify.frozen._readings import readings_table
+
+    _load()
+    from nacverify.regimes import NAMED_REGIMES
+    from nacverify.report import Report, check_writable, default_report_path
+    from nacverify.solvers import require_backend
+
+    from ._search import run_searches, search_table
+    from ._sweep import plan_sweeps, run_sweeps, sweep_table
+
     opts = SolveOptions(rtol=rtol, atol=atol, points=points, backend=backend)
     opts.check_memory()  # exit 3 before any work when the grid cannot fit
     if backend != "diffrax":
@@ -128,8 +154,6 @@ def frozen_error(
     built = [s.build() for s in specs]  # validates every assumption before any solve
     out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
     check_junit_xml(junit_xml, force=force, out=out_path)
-    if plot is not None and plot.is_dir():
-        raise BadInput(f"--plot {plot} is a directory")
     del built
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
@@ -168,11 +192,13 @@ def frozen_error(
                     "L_omega": float(run.regime.facts.L_omega[0]),
                 }
 
-            console.print(_regime_table(runs))
+            if level >= Level.normal:
+                show.print(_regime_table(runs))
             readings = readings_table({r.claim.id: r.verdict.value for r in report.results}, tuple(run.regime.name for run in runs if run.regime.name in NAMED_REGIMES))
             if readings:
                 report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
-                console.print(_readings_table(readings))
+                if level == Level.verbose:
+                    show.print(_readings_table(readings))
             if sweep:
                 err_console.print(plan, markup=False)
                 where = scheduler or ("serial" if jobs <= 1 else f"local cluster of {jobs} workers")
@@ -183,19 +209,26 @@ def frozen_error(
                                            steps=search_steps, chunk=search_chunk, keep=search_keep, ctx=ctx)
     except (Interrupted, KeyboardInterrupt) as exc:  # an interrupted sweep has added its finished chunks' section
         raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims",
-                                 junit_xml=junit_xml) from None
+                                 junit_xml=junit_xml, fmt=fmt) from None
 
-    if sweep_rows:
-        console.print(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, {points} saved points; "
-                                              "tightness = max over draws of |eps|/bound)"))
+    def render() -> None:
+        if sweep_rows and level >= Level.normal:
+            show.print(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, {points} saved points; "
+                                                  "tightness = max over draws of |eps|/bound)"))
 
-    if search_rows:
-        console.print(search_table(search_rows, f"searches ({search} restarts per regime and bound, seed {seed}, chunk {search_chunk}, "
-                                                f"{search_steps} Adam steps; tightness = max over t of |eps|/bound)"))
-    console.print(verdict_table(report.results, title="claims"))
-    print_witnesses(report.results)
-    if plot is not None:
-        from nacverify.report.figures import plot_frozen_error
+        if search_rows and level >= Level.normal:
+            show.print(search_table(search_rows, f"searches ({search} restarts per regime and bound, seed {seed}, chunk {search_chunk}, "
+                                                    f"{search_steps} Adam steps; tightness = max over t of |eps|/bound)"))
+        if level == Level.verbose:
+            show.print(verdict_table(report.results, title="claims"))
+            print_witnesses(report.results, show)
+        print_summary(report.results, show, level)
+        if plot is not None:
+            from nacverify.report.figures import plot_frozen_error
 
-        console.print(f"plot: {plot_frozen_error(runs, plot)}", markup=False)
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)
+            written = plot_frozen_error(runs, plot)
+            if level >= Level.normal:
+                show.print(f"plot: {written}", markup=False)
+
+    # the report is written before the tables and the plot are made: a failure there loses nothing
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)

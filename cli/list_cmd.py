@@ -8,8 +8,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify import claims as claim_registry
-
 from ._common import console, guarded, kind_totals
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
@@ -24,6 +22,7 @@ def list_claims(
     source, statement, expected verdict."""
     fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
+    from nacverify import claims as claim_registry
 
     claims = claim_registry.select(only)
     if fmt == OutputFormat.json:

@@ -11,13 +11,15 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify.claims import Verdict
 from nacverify.errors import BadInput
-from nacverify.report import Report, check_writable, default_report_path
-from nacverify.symbolic import DEFAULT_SAMPLES, ProofEntry, prove as run_proofs, report_sections, select_obligations
 
-from ._common import command_line, console, finish, finish_interrupted, guarded, progress_bar, verdict_text
-from ._common import JunitXmlOption, check_junit_xml
+from ._common import command_line, console, finish, finish_interrupted, guarded, progress_bar, verdict_table, verdict_text
+from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
+from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
+from ._common import lazy_names
+from ._defaults import PROOF_SAMPLES as DEFAULT_SAMPLES
+
+_load, __getattr__ = lazy_names(globals(), {"select_obligations": "nacverify.symbolic"})
 
 
 def _listing(obligations) -> Table:
@@ -31,29 +33,19 @@ def _listing(obligations) -> Table:
     return table
 
 
-def _results_table(entries: list[ProofEntry]) -> Table:
-    table = Table(title="proof obligations")
-    table.add_column("id", style="bold", no_wrap=True)
-    table.add_column("source", overflow="fold", max_width=48)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("expected", no_wrap=True)
-    table.add_column("seconds", justify="right", no_wrap=True)
-    for e in entries:
-        mark = "" if e.result.as_expected else " [bold red]≠[/]"
-        table.add_row(escape(e.obligation.id), escape(e.obligation.source), verdict_text(e.result.verdict) + mark, e.obligation.expect.value, f"{e.result.seconds:.2f}")
-    return table
-
-
 def _fmt(value) -> str:
     return f"{value:.10g}" if isinstance(value, float) else str(value)
 
 
-def _details(entries: list[ProofEntry]) -> None:
+def _details(entries, show=console) -> None:
     """Message and counterexample of every refuted obligation, and of any verdict other than expected."""
+    from nacverify.claims import Verdict
+
+    console = show
     for e in entries:
         if e.result.verdict != Verdict.REFUTED and e.result.as_expected:
             continue
-        console.print(f"\n[bold]{escape(e.obligation.id)}[/] ({verdict_text(e.result.verdict)}, expected {e.obligation.expect.value})")
+        console.print(f"\n[bold]{escape(e.obligation.id)}[/] ({verdict_text(e.result.verdict, e.result.as_expected)}, expected {e.obligation.expect.value})")
         console.print(f"  statement: {e.obligation.statement}", markup=False)
         console.print(f"  finding:   {e.result.outcome.message}", markup=False)
         if e.finding is not None and e.finding.counterexample:
@@ -71,13 +63,28 @@ def prove(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/prove-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
-    seed: Annotated[int, typer.Option(help="Seed of the numeric counterexample search.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the numeric counterexample search (>= 0).")] = 0,
     samples: Annotated[int, typer.Option(help="Points drawn by the counterexample search per undecided statement.")] = DEFAULT_SAMPLES,
     junit_xml: JunitXmlOption = None,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
+    verbose: VerboseOption = False,
+    quiet: QuietOption = False,
 ) -> None:
-    """Check the symbolic proof obligations (SymPy): closed forms, gradients, limits, invariant intervals, discretisation steps."""
+    """Check the symbolic proof obligations (SymPy): closed forms, gradients, limits, invariant intervals, discretisation steps.
+    Prints a summary (counts, every verdict that differs from the expected one); -v adds the table and each refutation's
+    counterexample."""
+    fmt = output_format(fmt, as_json)
+    level = output_level(verbose, quiet)
+    show = screen(fmt)
     if samples < 1:
         raise BadInput(f"--samples must be >= 1, got {samples}")
+    from nacverify.claims import Verdict
+    from nacverify.report import Report, check_writable, default_report_path
+    from nacverify.symbolic import ProofEntry, prove as run_proofs, report_sections
+
+    _load()
+
     obligations = select_obligations(only)
     if list_only:
         console.print(_listing(obligations))
@@ -99,19 +106,27 @@ def prove(
         report.results = [e.result for e in entries]
         report.sections = report_sections(entries, seed, samples)
         raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(entries)} of {len(obligations)} obligations",
-                                 junit_xml=junit_xml) from None
+                                 junit_xml=junit_xml, fmt=fmt) from None
 
     wall = time.perf_counter() - start
     report.results = [e.result for e in entries]
     report.sections = report_sections(entries, seed, samples, wall_seconds=wall)
-    console.print(_results_table(entries))
-    _details(entries)
     counts = Counter(e.result.verdict.value for e in entries)
     total = sum(e.result.seconds for e in entries)
     summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
-    console.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking, {wall:.1f} s wall (seed {seed}, {samples} samples)", markup=False)
     by_kind: dict[str, Counter] = {}
     for e in entries:
         by_kind.setdefault(str(e.obligation.kind or "-"), Counter())[e.result.verdict.value] += 1
-    console.print("by kind: " + "; ".join(f"{k} " + ", ".join(f"{n[v.value]} {v.value}" for v in Verdict if n[v.value]) for k, n in by_kind.items()), markup=False)
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml)
+
+    def render() -> None:
+        if level == Level.verbose:
+            show.print(verdict_table(report.results, title="proof obligations", extra={"s": lambda r: f"{r.seconds:.2f}"}))
+            _details(entries, show)
+            show.print(f"\n{len(entries)} obligations: {summary}; {total:.1f} s checking, {wall:.1f} s wall (seed {seed}, {samples} samples)", markup=False)
+        title = f"{len(entries)} proof obligations ({total:.1f} s checking, {wall:.1f} s wall, seed {seed}, {samples} samples)"
+        kinds = ["by kind: " + "; ".join(f"{k} " + ", ".join(f"{n[v.value]} {v.value}" for v in Verdict if n[v.value]) for k, n in by_kind.items())]
+        print_summary(report.results, show, level, title=title, lines=kinds)
+        if level == Level.normal:  # the statement, finding and counterexample of each differing obligation
+            _details([e for e in entries if not e.result.as_expected], show)
+
+    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)

@@ -7,23 +7,25 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import numpy as np
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from nacverify.errors import BadInput
-from nacverify.report import read_report
+
+
+def read_report(path):
+    """nacverify.report.read_report, imported when a command runs (it imports JAX)."""
+    from nacverify.report import read_report as read
+
+    return read(path)
 
 from ._common import console, err_console, guarded, verdict_text
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
-def _verdict(verdict: str) -> str:
-    """A coloured verdict; an unknown one (a foreign or damaged file) as plain text."""
-    try:
-        return verdict_text(verdict)
-    except ValueError:
-        return escape(str(verdict))
+def _verdict(verdict: str, expected: str | None = None) -> str:
+    """A verdict coloured by whether it is the expected one (with the mismatch mark when not)."""
+    return verdict_text(verdict, None if expected is None else verdict == expected)
 
 
 report_app = typer.Typer(help="Read nacverify HDF5 reports.", no_args_is_help=True)
@@ -58,8 +60,7 @@ def show(
             table.add_column(col, overflow="fold")
         by_kind: dict[str, dict[str, int]] = {}
         for rec in data.claims.values():
-            mark = "" if rec.verdict == rec.expected else " [bold red]≠[/]"
-            table.add_row(escape(rec.id), escape(rec.kind or "-"), _verdict(rec.verdict) + mark, escape(rec.expected), escape(rec.message))
+            table.add_row(escape(rec.id), escape(rec.kind or "-"), _verdict(rec.verdict, rec.expected), escape(rec.expected), escape(rec.message))
             counts = by_kind.setdefault(rec.kind or "-", {})
             counts[rec.verdict] = counts.get(rec.verdict, 0) + 1
         console.print(table)
@@ -73,13 +74,15 @@ def show(
     if claim not in data.claims:
         raise BadInput(f"claim {claim!r} is not in {file}")
     rec = data.claims[claim]
-    console.print(f"[bold]{escape(rec.id)}[/]: {_verdict(rec.verdict)} (expected {escape(rec.expected)})")
+    console.print(f"[bold]{escape(rec.id)}[/]: {_verdict(rec.verdict, rec.expected)} (expected {escape(rec.expected)})")
     for label, value in (("kind", rec.kind or "-"), ("reading", rec.reading or "-"), ("source", rec.source), ("statement", rec.statement), ("assumptions", rec.assumptions),
                          ("expected because", rec.expected_reason), ("message", rec.message)):
         console.print(f"  {label}: {value}", markup=False)
     table = Table(title="evidence")
     table.add_column("name")
     table.add_column("value", overflow="fold")
+    import numpy as np
+
     for key, value in rec.scalars.items():
         table.add_row(escape(key), f"{value:.6g}" if isinstance(value, float) else escape(str(value)))
     for key, value in rec.witness.items():
@@ -97,15 +100,23 @@ def show(
 @guarded
 def html(
     file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for index.html and its PNG figures (created if missing).")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for index.html and its PNG figures (created if missing; "
+                                                "default: beside the report, named after it: reports/check-X.h5 -> reports/check-X-html/).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing index.html in --out.")] = False,
 ) -> None:
     """Write a static, offline HTML page: verdict table, evidence and figures."""
     from nacverify.report.html import render_html
 
     data = read_report(file)
+    if out is None:
+        out = default_html_folder(file)
     page = render_html(data, out, overwrite=force)
     console.print(f"page: {page}", markup=False)
+
+
+def default_html_folder(report: Path) -> Path:
+    """`report html`'s folder without --out: beside the report, named after it (``x.h5`` -> ``x-html``)."""
+    return report.parent / f"{report.stem}-html"
 
 
 class ExportFormat(str, enum.Enum):
@@ -142,6 +153,8 @@ _KIND_STYLE = {"regression": "bold red", "improvement": "green", "change": "yell
 
 
 def _value(value) -> str:
+    import numpy as np
+
     if isinstance(value, np.ndarray):
         return f"array {value.shape}"
     if isinstance(value, float):

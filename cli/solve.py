@@ -7,20 +7,14 @@ import math
 from pathlib import Path
 from typing import Annotated, Optional
 
-import numpy as np
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput
-from nacverify.report import Report, check_writable, default_report_path
-from nacverify.solvers import parse_backends, require_backend
-from nacverify.checks.solver_agreement import AGREE_TOLERANCE, DEFAULT_ATOL, DEFAULT_RTOL, SolveRun, agreement_claim, ltc_agreement_problem, solve_with
-from nacverify.solvers.mpmath_backend import DEFAULT_DPS
-from nacverify.solvers.problem import Problem
 
-from ._common import command_line, console, finish, guarded, progress_bar, verdict_table
+from ._common import FormatOption, JsonFlag, OutputFormat, command_line, finish, guarded, output_format, progress_bar, screen, verdict_table
+from ._defaults import MP_DPS as DEFAULT_DPS, SOLVE_ATOL as DEFAULT_ATOL, SOLVE_RTOL as DEFAULT_RTOL
 
 solve_app = typer.Typer(
     help="Solve the NAC or an LTC ODE with several backends (diffrax, scipy, mpmath, julia) and check that they agree (claim solvers.agree.*).",
@@ -64,6 +58,7 @@ EstimateOpt = Annotated[bool, typer.Option("--estimate/--no-estimate", help="Est
 OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/solve-<nac|ltc>-<UTC>.h5).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")]
 GateOpt = Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")]
+SeedOpt = Annotated[int, typer.Option(help="Seed of the parameters and the input (nacverify.ltc; >= 0).")]
 
 
 def _methods(items: list[str] | None) -> dict[str, str]:
@@ -82,8 +77,14 @@ def _finite(**values: float | None) -> None:
             raise BadInput(f"--{name.replace('_', '-')} must be finite, got {value}")
 
 
-def _run(problems: list[Problem], backends: str, rtol: float, atol: float, methods: list[str] | None, mp_dps: int, estimate: bool,
-         out: Path | None, force: bool, gate: bool, stem: str) -> None:
+def _run(problems: list, backends: str, rtol: float, atol: float, methods: list[str] | None, mp_dps: int, estimate: bool,
+         out: Path | None, force: bool, gate: bool, stem: str, fmt: OutputFormat = OutputFormat.table) -> None:
+    from nacverify.checks.solver_agreement import AGREE_TOLERANCE, agreement_claim, solve_with
+    from nacverify.claims import CheckContext, evaluate
+    from nacverify.report import Report, check_writable, default_report_path
+    from nacverify.solvers import parse_backends, require_backend
+
+    show = screen(fmt)
     names = parse_backends(backends)
     if len(names) < 2:
         raise BadInput("--backend needs at least two backends to compare")
@@ -94,7 +95,7 @@ def _run(problems: list[Problem], backends: str, rtol: float, atol: float, metho
         raise BadInput(f"--mp-dps must be >= 16, got {mp_dps}")
     out_path = check_writable(out or default_report_path(stem), overwrite=force)
     report = Report(command=command_line())
-    runs: list[SolveRun] = []
+    runs: list = []
     with progress_bar() as bar:
         task = bar.add_task("solving", total=len(problems) * len(names))
         for problem in problems:
@@ -105,14 +106,18 @@ def _run(problems: list[Problem], backends: str, rtol: float, atol: float, metho
     for run in runs:
         claim = agreement_claim(run.problem, lambda ctx, run=run: run, names)
         report.results.append(evaluate(claim, CheckContext()))
-        console.print(_backend_table(run))
-        console.print(_pair_table(run))
         report.sections[f"solve/{run.problem.id}"] = _section(run)
-    console.print(verdict_table(report.results, title=f"agreement (tolerance {AGREE_TOLERANCE:g})"))
-    raise finish(report, out_path, force=force, gate=gate)
+
+    def render() -> None:
+        for run in runs:
+            show.print(_backend_table(run))
+            show.print(_pair_table(run))
+        show.print(verdict_table(report.results, title=f"agreement (tolerance {AGREE_TOLERANCE:g})"))
+
+    raise finish(report, out_path, force=force, gate=gate, fmt=fmt, render=render)
 
 
-def _backend_table(run: SolveRun) -> Table:
+def _backend_table(run) -> Table:
     p = run.problem
     table = Table(title=escape(f"{p.id}: {p.description}"))
     for col in ("backend", "method", "seconds", "steps", "rejected", "rhs evals", "error estimate"):
@@ -124,7 +129,7 @@ def _backend_table(run: SolveRun) -> Table:
     return table
 
 
-def _pair_table(run: SolveRun) -> Table:
+def _pair_table(run) -> Table:
     table = Table(title="pairwise max discrepancy")
     for col in ("pair", "relative", "absolute", "component", "at t", "explained by estimates"):
         table.add_column(col, justify="left" if col == "pair" else "right", no_wrap=True)
@@ -133,7 +138,9 @@ def _pair_table(run: SolveRun) -> Table:
     return table
 
 
-def _section(run: SolveRun) -> dict:
+def _section(run) -> dict:
+    import numpy as np
+
     p = run.problem
     section: dict = {
         "description": p.description,
@@ -192,8 +199,10 @@ def solve_nac(
     out: OutOpt = None,
     force: ForceOpt = False,
     gate: GateOpt = True,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Solve the NAC logit ODE a' = -omega(t) a + phi(t) (seed 001 eq. 1) with each backend and compare."""
+    """Solve the NAC logit ODE a' = -omega(t) a + phi(t) (document 001 eq. 1) with each backend and compare."""
     from nacverify.frozen import regime_specs
     from nacverify.solvers.problem import nac_problem
 
@@ -202,19 +211,19 @@ def solve_nac(
     specs = regime_specs(regime.value, T=T, phi0=phi0, omega0=omega0, a0=a0, phi_variation_pct=phi_variation, omega_variation_pct=omega_variation,
                          rate=rate, jump_at=jump_at, cycles=cycles, phi=phi, omega=omega)
     problems = [nac_problem(spec.build(), points=points) for spec in specs]
-    _run(problems, backend, rtol, atol, method, mp_dps, estimate, out, force, gate, f"solve-nac-{regime.value}")
+    _run(problems, backend, rtol, atol, method, mp_dps, estimate, out, force, gate, f"solve-nac-{regime.value}", output_format(fmt, as_json))
 
 
 @solve_app.command("ltc")
 @guarded
 def solve_ltc(
-    form: Annotated[LtcForm, typer.Option("--form", help="abstract (seed 002 eq. 7), biophysical (eq. 1-2), or all.")] = LtcForm.all,
+    form: Annotated[LtcForm, typer.Option("--form", help="abstract (document 002 eq. 7), biophysical (eq. 1-2), or all.")] = LtcForm.all,
     input_kind: Annotated[InputKind, typer.Option("--input", help="I(t): smooth (sum of sines), irregular (sample-and-hold at random event times), or all.")] = InputKind.all,
     activation: Annotated[Activation, typer.Option(help="f of the abstract form (eq. 9a): sigmoid or tanh.")] = Activation.sigmoid,
     neurons: Annotated[int, typer.Option(help="Neurons N.")] = 4,
     inputs: Annotated[int, typer.Option(help="Input dimension M.")] = 2,
     events: Annotated[int, typer.Option(help="irregular: number of input jumps in the window.")] = 5,
-    seed: Annotated[int, typer.Option(help="Seed of the parameters and the input (nacverify.ltc).")] = 0,
+    seed: SeedOpt = 0,
     T: Annotated[float, typer.Option("--T", "-T", help="Window length T.")] = 1.0,
     points: PointsOpt = 201,
     backend: BackendOpt = "diffrax,scipy,mpmath",
@@ -226,8 +235,11 @@ def solve_ltc(
     out: OutOpt = None,
     force: ForceOpt = False,
     gate: GateOpt = True,
+    fmt: FormatOption = OutputFormat.table,
+    as_json: JsonFlag = False,
 ) -> None:
-    """Solve a seeded LTC problem (seed 002) with each backend and compare."""
+    """Solve a seeded LTC problem (document 002) with each backend and compare."""
+    from nacverify.checks.solver_agreement import ltc_agreement_problem
     from nacverify.ltc import ltc_problem
 
     _finite(T=T)
@@ -240,4 +252,4 @@ def solve_ltc(
         for f in forms
         for k in kinds
     ]
-    _run(problems, backend, rtol, atol, method, mp_dps, estimate, out, force, gate, f"solve-ltc-{form.value}")
+    _run(problems, backend, rtol, atol, method, mp_dps, estimate, out, force, gate, f"solve-ltc-{form.value}", output_format(fmt, as_json))

@@ -60,12 +60,30 @@ def _build(node: ast.AST, text: str) -> sp.Expr:
         return -inner if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.Call):
         if not isinstance(node.func, ast.Name) or node.func.id not in ALLOWED_FUNCTIONS:
-            name = node.func.id if isinstance(node.func, ast.Name) else ast.dump(node.func)[:30]
-            raise BadInput(f"function {name!r} is not allowed in {text!r}; allowed: {', '.join(sorted(ALLOWED_FUNCTIONS))}")
+            name = _source(node.func)
+            what = f"function {name!r}" if isinstance(node.func, ast.Name) else f"calling {name!r}"
+            raise BadInput(f"{what} is not allowed in {text!r}; allowed: t, pi, E, numbers, + - * / ^ and {', '.join(sorted(ALLOWED_FUNCTIONS))}(...)")
         if node.keywords or len(node.args) != 1:
             raise BadInput(f"{node.func.id}() takes exactly one positional argument in {text!r}")
         return ALLOWED_FUNCTIONS[node.func.id](_build(node.args[0], text))
-    raise BadInput(f"construct {type(node).__name__} is not allowed in {text!r}")
+    raise BadInput(f"{_CONSTRUCTS.get(type(node), 'this construct')} {_source(node)!r} is not allowed in {text!r}; allowed: t, pi, E, numbers, "
+                   f"+ - * / ^ and {', '.join(sorted(ALLOWED_FUNCTIONS))}(...)")
+
+
+#: how a rejected piece of a formula is named in the message
+_CONSTRUCTS = {ast.Attribute: "attribute access", ast.Subscript: "indexing", ast.Lambda: "a lambda", ast.Compare: "a comparison",
+               ast.BoolOp: "a boolean operator", ast.IfExp: "a conditional", ast.Constant: "the constant", ast.Tuple: "a tuple",
+               ast.List: "a list", ast.Dict: "a dict", ast.Set: "a set", ast.ListComp: "a comprehension", ast.GeneratorExp: "a generator",
+               ast.JoinedStr: "an f-string", ast.BinOp: "the operator in", ast.UnaryOp: "the operator in", ast.NamedExpr: "an assignment"}
+
+
+def _source(node: ast.AST, limit: int = 40) -> str:
+    """The text of `node`, shortened: what the user wrote, not the parser's internals."""
+    try:
+        text = ast.unparse(node)
+    except Exception:  # noqa: BLE001  (a message only)
+        text = type(node).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_formula(text: str) -> sp.Expr:

@@ -24,7 +24,7 @@ runner = CliRunner()
 
 def test_oscillatory_run_writes_report_and_plot(tmp_path):
     out, png = tmp_path / "r.h5", tmp_path / "f.png"
-    res = runner.invoke(app, ["frozen-error", "--regime", "oscillatory", "--out", str(out), "--plot", str(png)])
+    res = runner.invoke(app, ["frozen-error", "--regime", "oscillatory", "--out", str(out), "--plot", str(png), "-v"])  # -v: every claim's row
     assert res.exit_code == 0, res.output
     assert "nac.table2.oscillatory" in res.output and "refuted" in res.output
     data = read_report(out)

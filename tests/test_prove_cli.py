@@ -22,9 +22,9 @@ def test_list_shows_every_obligation_without_running():
 
 def test_selection_table_details_and_report(tmp_path):
     out = tmp_path / "p.h5"
-    res = runner.invoke(app, ["prove", "--only", "nac.thm1.*", "--only", "ltc.eq9.*", "--out", str(out)])
+    res = runner.invoke(app, ["prove", "--only", "nac.thm1.*", "--only", "ltc.eq9.*", "--out", str(out), "-v"])  # -v: the table and details
     assert res.exit_code == 0, res.output
-    for column in ("id", "source", "verdict", "expected", "seconds"):
+    for column in ("claim", "kind", "verdict", "expected", "message"):
         assert column in res.output
     assert "counterexample: a = 0, dt = 3, omega = 1, phi = -1" in res.output   # nac.thm1.euler.all_steps
     assert "ltc.eq9.fused_solve" in res.output and "nac.cor1.eq9" not in res.output

@@ -28,11 +28,11 @@ import numpy as np
 from ..claims import Claim, Kind, Verdict
 from ._io import ClaimRecord, ReportData
 
-__all__ = ["SCHEMAS", "jsonable", "dumps", "claims_document", "report_document", "claims_csv", "load_schema", "CSV_COLUMNS"]
+__all__ = ["SCHEMAS", "jsonable", "dumps", "claims_document", "report_document", "backends_document", "claims_csv", "load_schema", "CSV_COLUMNS"]
 
 #: schema name -> file in nacverify/data/schema/
 SCHEMAS = {"nacverify.list/1": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/2": "coverage.schema.json",
-           "nacverify.findings/1": "findings.schema.json"}
+           "nacverify.findings/1": "findings.schema.json", "nacverify.backends/1": "backends.schema.json"}
 
 CSV_COLUMNS = ("id", "group", "kind", "reading", "verdict", "expected", "as_expected", "seconds", "source", "statement", "assumptions",
                "expected_reason", "message", "scalars", "witness")
@@ -147,6 +147,17 @@ def report_document(data: ReportData, *, claim: str | None = None, arrays: bool 
     return jsonable(doc)
 
 
+def backends_document(statuses: Iterable[Any], devices: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """``nacverify.backends/1``: each ODE backend (`nacverify.solvers.backend_status`'s `Availability`:
+    name, available, version, methods, reason, details) and where each part of nacverify computes."""
+    return jsonable({
+        "schema": "nacverify.backends/1",
+        "backends": [{"name": s.name, "available": bool(s.available), "version": s.version or "", "methods": list(s.methods),
+                      "reason": s.reason, "details": {str(k): str(v) for k, v in s.details.items()}} for s in statuses],
+        "devices": [{"part": part, "runs_on": where} for part, where in devices],
+    })
+
+
 def claims_csv(data: ReportData) -> str:
     """The claims table of a report as CSV (`CSV_COLUMNS`; scalars and witness as JSON objects)."""
     buffer = io.StringIO()
@@ -162,6 +173,21 @@ def claims_csv(data: ReportData) -> str:
     return buffer.getvalue()
 
 
+def _schema_file(name: str) -> str:
+    """`name`'s file: a full name (``nacverify.report/1``), a short one (``report``: its newest version)
+    or the file's own name (``report.schema.json``)."""
+    if name in SCHEMAS:
+        return SCHEMAS[name]
+    if name in SCHEMAS.values():
+        return name
+    versions = sorted((int(full.rpartition("/")[2]), full) for full in SCHEMAS if full.partition("/")[0] in (name, f"nacverify.{name}"))
+    if versions:
+        return SCHEMAS[versions[-1][1]]
+    short = sorted({full.partition("/")[0].removeprefix("nacverify.") for full in SCHEMAS})
+    raise KeyError(f"no JSON schema {name!r}; known: {', '.join(short)} (or the full names {', '.join(sorted(SCHEMAS))})")
+
+
 def load_schema(name: str) -> dict[str, Any]:
-    """The JSON Schema of `name` (a key of `SCHEMAS`), from the installed package data."""
-    return json.loads(resources.files("nacverify.data").joinpath("schema", SCHEMAS[name]).read_text(encoding="utf-8"))
+    """The JSON Schema of `name`: a key of `SCHEMAS` (``nacverify.report/1``) or its short name
+    (``report``, the newest version), from the installed package data."""
+    return json.loads(resources.files("nacverify.data").joinpath("schema", _schema_file(name)).read_text(encoding="utf-8"))
