@@ -8,7 +8,7 @@ $\phi > 0$, the relative error of the frozen solution never exceeds
 $B(v_\phi, v_\omega) = (v_\phi + v_\omega)/(1 - v_\phi)$ (package docstring). Each reading
 says what $v$ the printed column $c$ allows:
 
-* **max-deviation** (`TABLE2_READING` in `claims`): $v = c$ (nac.table2.<row>).
+* **max-deviation** (`TABLE2_READING` in `table2_claims`): $v = c$ (nac.table2.<row>).
 * **range** (peak-to-peak, $(\max x - \min x)/x(0)$): $x(0)$ lies in $[\min x, \max x]$, so
   $|x - x(0)| \le \max x - \min x$ and $v \le c$: the same bound.
 * **rate** (per unit time, $\max |x'| / x(0)$; for the step row, whose derivative is infinite
