@@ -56,6 +56,16 @@ def _save(fig, path: str | os.PathLike, *, dpi: int = 96, what: str = "figure", 
     return target
 
 
+def _fixed(plt, nrows: int, ncols: int, figsize: tuple[float, float], *, left: float = 0.8, right: float = 0.2, top: float = 0.45,
+           bottom: float = 0.55, wspace: float = 0.32, hspace: float = 0.5):
+    """`plt.subplots` with margins fixed in inches instead of constrained layout, which measures
+    every tick label twice and made drawing about a third slower (the HTML page's budget)."""
+    width, height = figsize
+    fig, axes = plt.subplots(nrows, ncols, figsize=figsize, squeeze=False)
+    fig.subplots_adjust(left=left / width, right=1 - right / width, top=1 - top / height, bottom=bottom / height, wspace=wspace, hspace=hspace)
+    return fig, axes
+
+
 def fit_exponent(x: np.ndarray, y: np.ndarray) -> float | None:
     """Least-squares slope k of log y = k log x + c over the entries with x > 0, y > 0
     (both finite); None with fewer than two distinct x."""
@@ -73,7 +83,7 @@ def frozen_figure(columns: Sequence[tuple[str, Mapping[str, np.ndarray]]], path:
     is attained)."""
     plt = _plt()
     n = len(columns)
-    fig, axes = plt.subplots(3, n, figsize=(4.0 * n, 8.4), squeeze=False, constrained_layout=True)
+    fig, axes = _fixed(plt, 3, n, (4.0 * n, 8.4), left=0.7, hspace=0.42)
     for col, (title, s) in enumerate(columns):
         draw_frozen_column(axes[0, col], axes[1, col], s, title)
         ax = axes[2, col]
@@ -143,7 +153,8 @@ def euler_figure(grid: np.ndarray, curves: Mapping[str, np.ndarray], path: str |
     shaded (any curve whose name says leaving/overshoot/excursion is > 0), the line
     dt*omega = 1 (the invariance condition) and the measured break point."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(8.0, 3.6), constrained_layout=True)
+    fig, axes = _fixed(plt, 1, 1, (8.0, 3.6), left=0.75, top=0.35)
+    ax = axes[0, 0]
     grid = np.asarray(grid, float)
     leaving = None
     for name, curve in curves.items():
@@ -172,7 +183,8 @@ def series_figure(axis_name: str, axis: np.ndarray, curves: Mapping[str, np.ndar
     a 2-D curve (axis, k) draws its first 12 columns; log scale when the curves are
     positive and span more than three decades."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(8.0, 3.6), constrained_layout=True)
+    fig, axes = _fixed(plt, 1, 1, (8.0, 3.6), left=0.75, top=0.35)
+    ax = axes[0, 0]
     x = np.asarray(axis, float)
     positive, nonnegative, lo, hi = True, True, math.inf, 0.0
     for name, curve in curves.items():
@@ -238,7 +250,7 @@ def histogram_figure(arrays: Mapping[str, np.ndarray], path: str | os.PathLike, 
     side; the count of non-finite values is noted in the panel title."""
     plt = _plt()
     n = len(arrays)
-    fig, axes = plt.subplots(1, n, figsize=(min(max(3.6 * n, 7.0), 13.0), 2.9), squeeze=False, constrained_layout=True)
+    fig, axes = _fixed(plt, 1, n, (min(max(3.6 * n, 7.0), 13.0), 2.9), left=0.65, top=0.6, wspace=0.35)
     for ax, (name, values) in zip(axes[0], arrays.items()):
         v = np.asarray(values, float).ravel()
         finite = v[np.isfinite(v)]

@@ -1,10 +1,17 @@
-"""A static, offline HTML page for one report: the verdict table, each claim's evidence,
-and the figures its contents call for. No network assets: inline CSS, no scripts,
-figures as PNG files next to ``index.html``.
+"""A static, offline HTML report, built from the ledger: ``index.html`` has the gate's banner (a
+link to each claim whose verdict differs from the expected one, with its reason), the figures,
+the findings per document and every claim not as expected; ``doc-<document>.html`` holds one
+document's ledger items (quote, finding, claims); ``claims-<document>.html`` and
+``claims.html`` hold each claim's details. No network assets: inline CSS, no scripts, figures as
+PNG files next to ``index.html``. The "unexpected only" view is a CSS ``:target`` filter
+(``#unexpected-only``): it hides every item, row and claim whose verdicts are all as expected.
 
 What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
 
-- the verdict table (always) and per-claim details (scalars, witness, arrays);
+- the banner, the findings per document and the document pages (claims in no ledger item
+  are listed on the index), per-claim details (statement, message, scalars, witness,
+  arrays) collapsed in ``<details>``, with text the page already shows left out (the quote a
+  claim's source repeats, a scalar equal to its witness entry or reading);
 - frozen vs varying trajectories with |eps|, the bounds and the tightness over t per
   regime (``/frozen_error/<regime>`` sections, or claim arrays with ``t``,
   ``a_varying``, ``a_frozen``, ``abs_error``);
@@ -16,7 +23,11 @@ What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
 - benchmark tables (``/bench`` attributes) and log-log scaling plots with fitted
   exponents (a ``/bench`` group with an axis dataset such as ``T``, or any group with a
   ``scaling_axis`` attribute naming its axis dataset);
-- every other claim's arrays (collapsed) and every other section as a listing.
+- the arrays of at most `MAX_CLAIM_FIGURES` other claims as figures (claims not as expected
+  first; the rest are summarised in their details) and every other section as a listing.
+
+The figures come first, so a reader meets them before the tables; the page of a ``check
+--quick`` report renders in a few seconds (drawing is what costs: about 0.2 s a figure).
 """
 
 from __future__ import annotations
@@ -45,8 +56,9 @@ __all__ = ["render_html", "AXIS_NAMES", "SCALING_AXES"]
 AXIS_NAMES = ("t", "ts", "time", "dt_omega", "x", "dt", "h", "T", "tau", "steps", "n")
 SCALING_AXES = ("T", "seq_len", "length", "tokens", "n", "N", "size", "batch", "d_model")
 FROZEN_KEYS = ("t", "a_varying", "a_frozen", "abs_error")
-MAX_GENERIC_FIGURES = 40
-FIG_PATTERN = re.compile(r"^fig-\d{3}-[A-Za-z0-9_.-]*\.png$")
+MAX_CLAIM_FIGURES = 4  # per-claim evidence figures (besides the summary figures); unexpected claims first
+MAX_BANNER = 25  # claims named in the gate's banner; the "unexpected only" view lists every one
+FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html)$")  # what a page writes beside index.html
 
 CSS = """
 body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;color:#1f2328;line-height:1.4}
@@ -59,7 +71,12 @@ tr.unexpected td{background:#fff1f0}
 .banner{padding:10px 14px;border-radius:6px;margin:10px 0;font-weight:600}.bad{background:#ffebe9;border:1px solid #cf222e}.good{background:#dafbe1;border:1px solid #1a7f37}
 .meta td:first-child{font-weight:600;white-space:nowrap}img{max-width:100%;border:1px solid #eaeef2;margin:6px 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
-.small{color:#59636e;font-size:.85em}
+.small{color:#59636e;font-size:.85em}blockquote{margin:0;color:#31363b}td blockquote{max-width:60em}
+.banner ul{margin:.4em 0 0;padding-left:1.4em;font-weight:400}.banner li{margin:.15em 0}
+small{color:#59636e}td i{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;font-style:normal;font-size:.85em}
+td details{margin:.2em 0 0;font-size:.92em}td summary{font-weight:400;color:#59636e}.f-error{color:#cf222e}.f-depends-on-reading{color:#9a6700}.f-holds{color:#1a7f37}.f-inconclusive{color:#bf8700}.f-not-checkable{color:#59636e}
+.x{color:#cf222e;font-weight:700}.cl p{margin:.25em 0 .25em 1em}.only{display:none}
+#unexpected-only:target~.only{display:block}#unexpected-only:target~.ok,#unexpected-only:target~* .ok{display:none}
 """
 
 
@@ -103,6 +120,7 @@ class _Page:
     parts: list[str] = field(default_factory=list)
     figures: list[Path] = field(default_factory=list)
     used: set[str] = field(default_factory=set)  # claim ids whose arrays are already drawn
+    chosen: set[str] = field(default_factory=set)  # claim ids whose arrays may get a figure of their own (`MAX_CLAIM_FIGURES`)
 
     def figure_path(self, name: str) -> Path:
         return self.folder / f"fig-{len(self.figures):03d}-{_slug(name)}.png"
@@ -155,22 +173,64 @@ def _badge(verdict: str) -> str:
     return f'<span class="badge {v}">{_e(verdict)}</span>'
 
 
-# ------------------------------------------------------------------ header and verdicts
+# ------------------------------------------------------------------ header, banner, documents
 
 
-def _header(page: _Page, data: ReportData) -> None:
+CLAIMS_PAGE = "claims.html"  # the claims' details, beside index.html
+
+
+def _anchor(cid: str) -> str:
+    return f"claim-{_slug(cid)}"
+
+
+def _href(cid: str, docs: "_Documents") -> str:
+    """The link to a claim's details, on its claims page."""
+    return f"{docs.page_of(cid)}#{_anchor(cid)}"
+
+
+def _item_anchor(doc: str, item: str) -> str:
+    return f"item-{_slug(item)}"
+
+
+def _doc_page(doc: str) -> str:
+    return f"doc-{_slug(doc)}.html"
+
+
+def _ok(c: ClaimRecord) -> bool:
+    return c.verdict == c.expected
+
+
+def _row_class(ok: bool) -> str:
+    return "ok" if ok else "unexpected"
+
+
+def _claim_ref(c: ClaimRecord, docs: "_Documents") -> str:
+    """A link to the claim's details, its verdict, and what was expected when it differs."""
+    mark = "" if _ok(c) else f' <b class="x">&ne; expected {_e(c.expected)}</b>'
+    v = c.verdict if c.verdict in figures.VERDICT_COLORS else "error"
+    return f'<a href="{_e(_href(c.id, docs))}">{_e(c.id)}</a> <i class="{v}">{_e(c.verdict)}</i>{mark}'
+
+
+def _header(page: _Page, data: ReportData, docs: "_Documents") -> None:
     a = data.attrs
-    page.add(f"<h1>nacverify report: {_e(data.path.name)}</h1>")
+    page.add(f'<h1 id="top">nacverify report: {_e(data.path.name)}</h1>')
     if not data.complete:
         page.add(f'<div class="banner bad">INCOMPLETE: the run was interrupted; this file holds what finished. {_e(a.get("note", ""))}</div>')
-    unexpected = [c for c in data.claims.values() if c.verdict != c.expected]
+    unexpected = [c for c in data.claims.values() if not _ok(c)]
     counts: dict[str, int] = {}
     for c in data.claims.values():
         counts[c.verdict] = counts.get(c.verdict, 0) + 1
     summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no claims"
     if unexpected:
-        page.add(f'<div class="banner bad">{len(unexpected)} of {len(data.claims)} verdicts differ from the expected ones (the gate fails): '
-                 + _e(", ".join(c.id for c in unexpected[:10])) + (" ..." if len(unexpected) > 10 else "") + "</div>")
+        items = []
+        for c in unexpected[:MAX_BANNER]:
+            why = f" (expected because: {_clip(c.expected_reason, 160)})" if c.expected_reason else ""
+            items.append(f'<li><a href="{_e(_href(c.id, docs))}">{_e(c.id)}</a>: verdict {_e(c.verdict)}, expected {_e(c.expected)}: '
+                         f'{_e(_clip(c.message, 300))}<span class="small">{_e(why)}</span></li>')
+        more = (f'<li>and {len(unexpected) - MAX_BANNER} more: <a href="#unexpected">every claim not as expected</a></li>'
+                if len(unexpected) > MAX_BANNER else "")
+        page.add(f'<div class="banner bad">{len(unexpected)} of {len(data.claims)} verdicts differ from the expected ones (the gate fails):'
+                 f'<ul>{"".join(items)}{more}</ul></div>')
     elif data.claims:
         page.add(f'<div class="banner good">all {len(data.claims)} verdicts as expected ({_e(summary)})</div>')
     try:
@@ -191,67 +251,157 @@ def _header(page: _Page, data: ReportData) -> None:
     page.add('<table class="meta">' + "".join(f"<tr><td>{_e(k)}</td><td class=\"mono\">{_e(v)}</td></tr>" for k, v in rows) + "</table>")
 
 
-def _findings_section(page: _Page, data: ReportData) -> None:
-    """One finding per ledger item (`nacverify.findings`): counts per document, then the items found in
-    error or depending on the reading, with their defence. Claims stay the unit of evidence below."""
-    from ..findings import FINDINGS, finding_counts, report_findings
+@dataclass
+class _Documents:
+    """The ledger as this report sees it: per document, its title and (item, finding) pairs for
+    every item whose claims the report holds; the items of each claim (document, item id)."""
 
-    found = report_findings(data.claims.values())
-    if not found:
+    rows: dict[str, tuple[str, list]] = field(default_factory=dict)
+    items_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    @property
+    def in_items(self) -> set[str]:
+        return set(self.items_of)
+
+    def page_of(self, cid: str) -> str:
+        """The page holding the claim's details: that of the first document whose item names it."""
+        first = self.items_of.get(cid)
+        return f"claims-{first[0][0]}.html" if first else CLAIMS_PAGE
+
+
+def _documents(data: ReportData) -> _Documents:
+    from ..findings import item_finding, report_claims
+    from ..ledger import load_ledgers
+
+    out = _Documents()
+    if not data.claims:
+        return out
+    from ..claims import Verdict
+
+    known = {v.value for v in Verdict}  # a record with a verdict this version does not know stays out of the findings (its items too)
+    claims, verdicts = report_claims(c for c in data.claims.values() if c.verdict in known)
+    for doc, ledger in load_ledgers().items():
+        rows = [(it, item_finding(it, verdicts, claims)) for it in ledger.items if all(c in claims for c in it.claims)]
+        if not any(it.claims for it, _ in rows):  # a document this report checks nothing of
+            continue
+        out.rows[doc] = (ledger.title, rows)
+        for it, _ in rows:
+            for cid in it.claims:
+                out.items_of.setdefault(cid, []).append((doc, it.item))
+    return out
+
+
+def _findings_section(page: _Page, data: ReportData, docs: _Documents) -> None:
+    """One finding per ledger item (`nacverify.findings`), counted per document; each document
+    name leads to its section."""
+    from ..findings import FINDINGS
+
+    if not docs.rows:
         return
     page.add('<h2 id="findings">Findings</h2><p>One finding per ledger item (a statement of a document), however many claims '
-             "check it: <i>error</i> only when the statement fails under its most charitable reading.</p>")
-    counts = finding_counts(found)
-    page.add(_table(["document", *FINDINGS], [[doc, *[str(c[name]) for name in FINDINGS]] for doc, c in counts.items()]))
-    rows = [[_e(f"{f.document}:{f.item}"), _e(f.finding), _e(_clip(f.quote, 300)),
-             ", ".join(f'<a href="#claim-{_e(_slug(cid))}">{_e(cid)}</a> ({_e(verdict)})' for cid, _, verdict in f.claims), _e(f.defense)]
-            for f in found if f.finding in ("error", "depends-on-reading")]
-    if rows:
-        page.add(_table(["item", "finding", "quote", "claims", "defense"], rows, raw=True))
+             "check it: <i>error</i> only when the statement fails under its most charitable reading. Claims are the unit of "
+             "evidence and of the gate. Each document has a page: its items with their quote, finding and claims.</p>")
+    rows = []
+    for doc, (_, items) in docs.rows.items():
+        counts = Counter(f.finding for _, f in items)
+        title = _e(_clip(docs.rows[doc][0], 90))
+        rows.append([f'<a href="{_e(_doc_page(doc))}">{_e(doc)}</a>', title, *[str(counts.get(name, 0)) for name in FINDINGS]])
+    page.add(_table(["document", "title", *FINDINGS], rows, raw=True))
 
 
-def _verdict_section(page: _Page, data: ReportData) -> None:
-    page.add('<h2 id="verdicts">Verdicts</h2>')
-    if not data.claims:
-        page.add("<p>This report holds no claims.</p>")
-        return
-    groups: dict[str, Counter] = {}
-    for c in data.claims.values():
-        groups.setdefault(c.group, Counter())[c.verdict] += 1
-        groups[c.group]["unexpected"] += c.verdict != c.expected
-    if len(groups) > 1:
-        columns = ["holds", "refuted", "inapplicable", "inconclusive", "error", "unexpected"]
-        page.add(_table(["group", "claims", *columns], [[g, str(sum(n[v] for v in columns[:-1])), *[str(n[v]) for v in columns]] for g, n in groups.items()]))
-    kinds: dict[str, Counter] = {}
-    for c in data.claims.values():
-        kinds.setdefault(c.kind or "-", Counter())[c.verdict] += 1
-    if any(k != "-" for k in kinds):
-        columns = ["holds", "refuted", "inapplicable", "inconclusive", "error"]
-        page.add("<p>Verdicts by kind: only a refuted <i>as-printed</i> or <i>reading</i> claim says the document is wrong; "
-                 "<i>correction</i>, <i>implementation</i> and <i>lemma</i> claims are the suite's own statements.</p>")
-        page.add(_table(["kind", "claims", *columns], [[k, str(sum(n.values())), *[str(n[v]) for v in columns]] for k, n in kinds.items()]))
+def _filter(page: _Page, data: ReportData, everything: str = "top", count: int | None = None) -> None:
+    """The "unexpected only" switch: a link to the empty ``#unexpected-only`` element, whose
+    ``:target`` state hides (CSS) every later block marked ``ok``. No script."""
+    n = sum(not _ok(c) for c in data.claims.values()) if count is None else count
+    s = "" if n == 1 else "s"
+    page.add('<div id="unexpected-only"></div>')
+    page.add(f'<p class="small">View: <a href="#unexpected-only">unexpected only</a> ({n} claim{s} not as expected here) '
+             f'&middot; <a href="#{everything}">everything</a></p>')
+    page.add(f'<p class="only banner {"bad" if n else "good"}">Showing only what differs from the expected verdicts: '
+             f'{n} claim{s}{"" if n else ": nothing to show, every verdict here is as expected"}. '
+             f'<a href="#{everything}">Show everything</a>.</p>')
+
+
+def _document_page(page: _Page, data: ReportData, docs: _Documents, doc: str) -> None:
+    """One document's items: item and location, finding, the quote (with the defence tried, or
+    why the item cannot be checked, collapsed) and its claims with their verdicts."""
+    title, items = docs.rows[doc]
+    bad_items = {it.item for it, _ in items if any(not _ok(data.claims[c]) for c in it.claims)}
+    counts = Counter(f.finding for _, f in items)
+    page.add(f'<h1 id="top">{_e(doc)}: {_e(title)}</h1><p><a href="index.html">the report</a> (banner, figures, every document)</p>')
+    page.add("<p>" + _e(", ".join(f"{n} {name}" for name, n in counts.items())) + f" (one finding per item); {len(bad_items)} item{'' if len(bad_items) == 1 else 's'} with a verdict not as expected</p>")
+    _filter(page, data, everything="documents", count=sum(not _ok(data.claims[c]) for c in {c for it, _ in items for c in it.claims}))
+    page.add('<h2 id="documents">Items</h2>')
     rows, classes = [], []
-    for c in data.claims.values():
-        ok = c.verdict == c.expected
-        message = c.message if len(c.message) <= 240 else c.message[:237] + "... (see the claim details)"
-        rows.append([f'<a href="#claim-{_e(_slug(c.id))}">{_e(c.id)}</a>', _e(c.kind or "-"), _badge(c.verdict), _e(c.expected), "yes" if ok else "<b>NO</b>", _e(c.source), _e(message)])
-        classes.append("" if ok else "unexpected")
-    page.add(_table(["claim", "kind", "verdict", "expected", "as expected", "source", "message"], rows, classes, raw=True))
+    for it, f in items:
+        defense = f.defense if f.finding != "holds" or not it.claims else ""
+        quote = _e(it.quote)
+        if defense:
+            quote += f'<details><summary>{"why" if f.finding == "not-checkable" else "defence"}</summary>{_e(defense)}</details>'
+        refs = "<br>".join(_claim_ref(data.claims[c], docs) for c in it.claims) or "<small>none</small>"
+        rows.append([f'<span id="{_e(_item_anchor(doc, it.item))}">{_e(it.item)}</span><br><small>{_e(it.location)}</small>',
+                     f'<b class="f-{_e(f.finding)}">{_e(f.finding)}</b>', quote, refs])
+        classes.append(_row_class(it.item not in bad_items))
+    page.add(_table(["item", "finding", "quote", "claims"], rows, classes, raw=True))
 
 
-def _claim_details(page: _Page, data: ReportData) -> None:
-    if not data.claims:
+def _unexpected_section(page: _Page, data: ReportData, docs: _Documents) -> None:
+    """Every claim not as expected, with its items (links into the document pages) and message."""
+    bad = [c for c in data.claims.values() if not _ok(c)]
+    page.add('<h2 id="unexpected">Not as expected</h2>')
+    if not bad:
+        page.add(f"<p>Every verdict is as expected ({len(data.claims)} claims).</p>" if data.claims else "<p>This report holds no claims.</p>")
         return
-    page.add("<h2 id=\"details\">Claim details</h2>")
-    for c in data.claims.values():
-        page.add(f'<details id="claim-{_e(_slug(c.id))}"><summary>{_e(c.id)} {_badge(c.verdict)} <span class="small">expected {_e(c.expected)}</span></summary>')
-        rows = [["kind", c.kind or "-"], ["reading", c.reading or "-"], ["statement", c.statement], ["source", c.source], ["assumptions", c.assumptions], ["expected because", c.expected_reason],
-                ["message", c.message], ["group", c.group], ["seconds", f"{c.seconds:.3g}"]]
-        rows += [[f"scalar {k}", _fmt(v)] for k, v in c.scalars.items()]
-        rows += [[f"witness {k}", _fmt(v)] for k, v in c.witness.items()]
-        rows += [[f"array {k}", _array_summary(v)] for k, v in c.arrays.items()]
-        page.add(_table(["", ""], rows))
-        page.add("</details>")
+    rows = []
+    for c in bad:
+        where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, [])) or "-"
+        rows.append([_claim_ref(c, docs), where, _e(_clip(c.message, 300))])
+    page.add(_table(["claim", "ledger items", "message"], rows, ["unexpected"] * len(rows), raw=True))
+
+
+def _unledgered_section(page: _Page, data: ReportData, docs: _Documents) -> None:
+    rest = [c for c in data.claims.values() if c.id not in docs.in_items]
+    if not rest:
+        return
+    page.add(f'<h2 id="claims">Claims{" in no ledger item" if docs.rows else ""} ({len(rest)})</h2>')
+    _filter(page, data, everything="claims", count=sum(not _ok(c) for c in rest))
+    rows = [[_claim_ref(c, docs), _e(c.kind or "-"), _e(c.group), _e(_clip(c.message, 240))] for c in rest]
+    page.add(_table(["claim", "kind", "group", "message"], rows, [_row_class(_ok(c)) for c in rest], raw=True))
+
+
+def _location(c: ClaimRecord, in_item: bool) -> str:
+    """The claim's source; for a claim of a ledger item, only the part before the quoted words
+    (the item's section shows the quote)."""
+    if not in_item:
+        return c.source
+    cut = min((i for i in (c.source.find(" '"), c.source.find(' "')) if i > 0), default=-1)
+    return c.source if cut < 0 else c.source[:cut].rstrip(" ,:") + " (quoted in its item)"
+
+
+def _claim_details(page: _Page, claims: list[ClaimRecord], docs: _Documents) -> None:
+    """Each claim as a collapsed ``<details>``: the texts, then the evidence's scalars and
+    witness (a scalar equal to its witness entry or to a text above is left out) and the
+    arrays' names and shapes (their figures, where drawn, are on the index page)."""
+    page.add('<h2 id="details">Claim details</h2>')
+    for c in claims:
+        where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, []))
+        head = f'<summary>{_e(c.id)} {_badge(c.verdict)} <span class="small">expected {_e(c.expected)}</span></summary>'
+        lines = [("statement", c.statement), ("message", c.message), ("expected because", c.expected_reason), ("assumptions", c.assumptions),
+                 ("source", _location(c, c.id in docs.items_of)), ("reading", c.reading), ("threshold", c.threshold)]
+        shown = {str(v) for _, v in lines if v}
+        witness = {k: _fmt(v, 120) for k, v in c.witness.items()}
+        scalars = {k: _fmt(v, 120) for k, v in c.scalars.items() if witness.get(k) != _fmt(v, 120) and str(v) not in shown}
+        if scalars:
+            lines.append(("scalars", "; ".join(f"{k} = {v}" for k, v in scalars.items())))
+        if witness:
+            lines.append(("witness", "; ".join(f"{k} = {v}" for k, v in witness.items())))
+        if c.arrays:
+            lines.append(("arrays", ", ".join(f"{k} {'x'.join(map(str, v.shape))}" for k, v in c.arrays.items())))
+        lines.append(("kind, group, seconds", f"{c.kind or '-'}, {c.group}, {c.seconds:.3g}"))
+        body = "".join(f"<p><b>{_e(k)}</b> {_e(v)}</p>" for k, v in lines if v)
+        if where:
+            body += f"<p><b>ledger items</b> {where}</p>"
+        page.add(f'<details class="cl {_row_class(_ok(c))}" id="{_e(_anchor(c.id))}">{head}{body}</details>')
 
 
 # ------------------------------------------------------------------ frozen-coefficient study
@@ -374,7 +524,9 @@ def _tightness_section(page: _Page, data: ReportData) -> None:
         for c, key, v in rows:
             table.append([c.id, c.verdict, key, f"{v:.4g}", _fmt(c.scalars.get("peak_t", "-")), _fmt(c.scalars.get("min_slack", c.scalars.get("min_slack_pct", "-"))),
                           _fmt(c.scalars.get("members", "-"))])
+        page.add(f"<details><summary>the values ({len(table)} claims)</summary>")
         page.add(_table(["claim", "verdict", "measure", "value", "peak t", "min slack", "members"], table))
+        page.add("</details>")
     if hist:
         page.add("<h3>Distribution over the sweep draws</h3>")
         page.draw("tightness-sweeps", "tightness histograms over sweep draws", lambda path: figures.tightness_histograms(hist, path))
@@ -412,7 +564,10 @@ def _draws(arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def _claim_series(page: _Page, c: ClaimRecord) -> bool:
-    """Curves over the claim's axis array, or else histograms of its per-draw arrays."""
+    """Curves over the claim's axis array, or else histograms of its per-draw arrays; False
+    (nothing drawn) for a claim outside the figure budget (`_Page.chosen`)."""
+    if c.id not in page.chosen:
+        return False
     title = _clip(f"{c.id} ({c.verdict}): {c.statement}", 100)
     axis = _axis_of(c.arrays)
     curves = _curves(c.arrays, axis[0], axis[1].shape[0]) if axis is not None else {}
@@ -429,7 +584,7 @@ def _claim_series(page: _Page, c: ClaimRecord) -> bool:
 
 def _euler_section(page: _Page, data: ReportData) -> None:
     grid_claims = [c for c in data.claims.values() if isinstance(c.arrays.get("dt_omega"), np.ndarray)]
-    other = [c for c in data.claims.values() if "euler" in c.id and c.arrays and c not in grid_claims and c.id not in page.used]
+    other = [c for c in data.claims.values() if "euler" in c.id and c.arrays and c not in grid_claims and c.id not in page.used and c.id in page.chosen]
     if not grid_claims and not other:
         return
     page.add("<h2 id=\"euler\">Explicit Euler: the overshoot region (dt * omega)</h2>")
@@ -448,7 +603,7 @@ def _euler_section(page: _Page, data: ReportData) -> None:
 
 
 def _ltc_section(page: _Page, data: ReportData) -> None:
-    ltc = [c for c in data.claims.values() if c.id.startswith("ltc.") and c.arrays and c.id not in page.used]
+    ltc = [c for c in data.claims.values() if c.id.startswith("ltc.") and c.arrays and c.id not in page.used and c.id in page.chosen]
     if not ltc:
         return
     page.add("<h2 id=\"ltc\">LTC: bounds along trajectories</h2>")
@@ -460,21 +615,34 @@ def _ltc_section(page: _Page, data: ReportData) -> None:
 
 
 def _other_claims_section(page: _Page, data: ReportData) -> None:
-    rest = [c for c in data.claims.values() if c.arrays and c.id not in page.used]
-    if not rest:
+    rest = [c for c in data.claims.values() if c.arrays and c.id not in page.used and c.id in page.chosen]
+    skipped = sum(1 for c in data.claims.values() if c.arrays and c.id not in page.used and c.id not in page.chosen)
+    if not rest and not skipped:
         return
     page.add("<h2 id=\"evidence\">Other evidence arrays</h2>")
-    drawn = 0
-    for c in rest:
-        if drawn >= MAX_GENERIC_FIGURES:
-            page.add(f"<p class=\"small\">{len(rest) - drawn} more claims with arrays are not drawn (see the claim details).</p>")
-            break
-        page.add(f"<details><summary>{_e(c.id)} {_badge(c.verdict)}</summary>")
-        if _claim_series(page, c):
-            drawn += 1
-        else:
+    for c in rest:  # few (the budget): shown, not collapsed
+        page.add(f"<h3>{_e(c.id)} {_badge(c.verdict)}</h3>")
+        if not _claim_series(page, c):
             page.add("<p>" + _e(", ".join(f"{k}: {_array_summary(v)}" for k, v in c.arrays.items())) + "</p>")
-        page.add("</details>")
+    if skipped:
+        page.add(f'<p class="small">{skipped} more claims hold arrays; they are summarised in their details (at most {MAX_CLAIM_FIGURES} '
+                 "claims get a figure of their own, those not as expected first: render_html(max_claim_figures=...) draws more).</p>")
+
+
+def _plottable(c: ClaimRecord) -> bool:
+    """Whether `_claim_series` has something to draw: curves over an axis, or per-draw values."""
+    axis = _axis_of(c.arrays)
+    return bool(axis is not None and _curves(c.arrays, axis[0], axis[1].shape[0])) or bool(_draws(c.arrays))
+
+
+def _choose_figures(page: _Page, data: ReportData, budget: int) -> None:
+    """The claims whose arrays get a figure of their own: those not as expected first, then in
+    report order, `budget` in all (the summary figures: frozen, tightness, Euler grids, scaling,
+    are not counted)."""
+    candidates = [c for c in data.claims.values() if c.arrays and not _is_frozen_series(c.arrays)
+                  and not isinstance(c.arrays.get("dt_omega"), np.ndarray) and _plottable(c)]
+    ordered = [c for c in candidates if not _ok(c)] + [c for c in candidates if _ok(c)]
+    page.chosen = {c.id for c in ordered[:max(budget, 0)]}
 
 
 # ------------------------------------------------------------------ benchmarks and scaling
@@ -595,42 +763,68 @@ def _prepare_folder(out_dir: Path, overwrite: bool) -> None:
             pass
     except OSError as exc:
         raise BadInput(f"--out {out_dir}: folder is not writable ({exc.strerror or exc})") from None
-    if overwrite:  # figures of an earlier page in the same folder
+    if overwrite:  # figures and pages of an earlier page in the same folder
         for old in out_dir.iterdir():
             if FIG_PATTERN.match(old.name) and old.is_file():
                 old.unlink()
 
 
-_TOC = [("verdicts", "verdicts"), ("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"),
-        ("ltc", "LTC bounds"), ("bench", "benchmarks"), ("evidence", "other evidence"), ("details", "claim details"), ("sections", "all sections")]
+_TOC = [("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"), ("ltc", "LTC bounds"), ("bench", "benchmarks"),
+        ("evidence", "other evidence"), ("findings", "findings per document"), ("unexpected", "not as expected"), ("claims", "claims"),
+        ("sections", "all sections")]
 
 
-def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool = False) -> Path:
-    """Write ``out_dir/index.html`` and its figures (``fig-NNN-*.png``) for `data`; return
-    the page's path. Refuses an existing page unless `overwrite` (`BadInput`)."""
+def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool = False, max_claim_figures: int = MAX_CLAIM_FIGURES) -> Path:
+    """Write ``out_dir/index.html``, its figures (``fig-NNN-*.png``), a page per document of the
+    ledger that the report checks (``doc-<document>.html``) and the claims' details
+    (``claims-<document>.html`` for claims of that document's items, ``claims.html`` for the
+    others) for `data`; return the index's path. Refuses an existing index unless `overwrite`
+    (`BadInput`). `max_claim_figures` claims get a figure of their own (module docstring)."""
     folder = Path(out_dir)
     _prepare_folder(folder, overwrite)
+    docs = _documents(data)
     page = _Page(folder)
-    _header(page, data)
-    _findings_section(page, data)
-    _verdict_section(page, data)
-    builders = (_frozen_section, _tightness_section, _euler_section, _ltc_section, _bench_section, _other_claims_section)
-    for build in builders:
+    _header(page, data, docs)
+    toc_at = len(page.parts)
+    _choose_figures(page, data, max_claim_figures)
+    for build in (_frozen_section, _tightness_section, _euler_section, _ltc_section, _bench_section, _other_claims_section):
         build(page, data)
-    _claim_details(page, data)
+    _findings_section(page, data, docs)
+    _unexpected_section(page, data, docs)
+    _unledgered_section(page, data, docs)
     _other_sections(page, data)
-    toc = [(anchor, title) for anchor, title in _TOC if f'<h2 id="{anchor}">' in "\n".join(page.parts)]
-    page.parts.insert(1, "<p>" + " &middot; ".join(f'<a href="#{a}">{_e(t)}</a>' for a, t in toc) + "</p>")
+    text = "\n".join(page.parts)
+    toc = [(f"#{anchor}", title) for anchor, title in _TOC if f'id="{anchor}"' in text] + [(_doc_page(d), f"document {d}") for d in docs.rows]
+    page.parts.insert(toc_at, "<p>" + " &middot; ".join(f'<a href="{_e(a)}">{_e(t)}</a>' for a, t in toc) + "</p>")
+    for doc in docs.rows:
+        doc_page = _Page(folder)
+        _document_page(doc_page, data, docs, doc)
+        _write_page(folder / _doc_page(doc), _document(f"{doc}: {docs.rows[doc][0]}", doc_page.parts, data))
+    by_page: dict[str, list[ClaimRecord]] = {}
+    for c in data.claims.values():
+        by_page.setdefault(docs.page_of(c.id), []).append(c)
+    for name, claims in by_page.items():
+        details = _Page(folder)
+        details.add(f'<h1 id="top">{_e(name[:-5])}: claims of {_e(data.path.name)}</h1><p><a href="index.html">the report</a> (banner, figures, documents)</p>')
+        _filter(details, data, count=sum(not _ok(c) for c in claims))
+        _claim_details(details, claims, docs)
+        _write_page(folder / name, _document(f"{name[:-5]}: claims of {data.path.name}", details.parts, data))
+    return _write_page(folder / "index.html", _document(f"nacverify report: {data.path.name}", page.parts, data))
+
+
+def _document(title: str, parts: list[str], data: ReportData) -> str:
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    document = (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>nacverify report: {_e(data.path.name)}</title><style>{CSS}</style></head><body>\n"
-        + "\n".join(page.parts)
-        + f"\n<p class=\"small\">Rendered by nacverify report html at {stamp} from {_e(data.path)}.</p>\n</body></html>\n"
-    )
-    target = folder / "index.html"
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(parts)
+            + f"\n<p class=\"small\">Rendered by nacverify report html at {stamp} from {_e(data.path)}.</p>\n</body></html>\n")
+
+
+def _write_page(target: Path, document: str) -> Path:
+    """Write `document` to `target` atomically, readable by all (as the umask allows)."""
+    folder = target.parent
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".index.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(document)
             handle.flush()
