@@ -56,14 +56,28 @@ def test_as_printed_fixed_eps_claim_matches_finite_differences():
 
 
 def test_fixed_eps_h_form_by_finite_differences():
-    """locality.grad.fixed_eps_form: d alpha_1/d delta = (alpha_1/delta)(h_1 - sum alpha_k h_k), h_j = eps/(rho_j + eps)."""
+    """locality.grad.fixed_eps_form: d alpha_1/d delta = (alpha_1/delta)(h_1 - sum alpha_k h_k), h_j = eps/(rho_j + eps).
+    The hand values (central differences, the h form) are compared with the obligation's own expressions
+    at the same point and with the autodiff gradient the fixed-eps claim evaluates (three_key_gradient)."""
+    from sympy import Rational
+
+    from nacverify.proofs import locality_attention as proof
+
     n, s, eps, delta, h = (1, 4, 2), (0.3, -0.2, 0.5), 0.7, 0.8, 1e-6
     fd = (alpha1_by_hand(delta + h, n, s, eps) - alpha1_by_hand(delta - h, n, s, eps)) / (2 * h)
     z = [sj + math.log(nj / (2 * delta) + eps) for nj, sj in zip(n, s)]
     a = [math.exp(zj) / sum(math.exp(zk) for zk in z) for zj in z]
     hh = [eps / (nj / (2 * delta) + eps) for nj in n]
-    assert fd == pytest.approx(a[0] / delta * (hh[0] - sum(ak * hk for ak, hk in zip(a, hh))), rel=1e-6)
+    h_form = a[0] / delta * (hh[0] - sum(ak * hk for ak, hk in zip(a, hh)))
+    assert fd == pytest.approx(h_form, rel=1e-6)
     assert abs(fd) <= a[0] / delta * eps / (min(n) / (2 * delta) + eps)
+    # the claim's two sides (SymPy's derivative of the softmax, and its h form) at the same point, exactly
+    point = {proof.delta: Rational(4, 5), proof.eps_pos: Rational(7, 10), proof.n1: 1, proof.n2: 4, proof.n3: 2,
+             proof.s1: Rational(3, 10), proof.s2: Rational(-1, 5), proof.s3: Rational(1, 2)}
+    assert float(proof.grad_fixed.subs(point)) == pytest.approx(fd, rel=1e-6)
+    assert float(proof.grad_fixed_h_form.subs(point)) == pytest.approx(h_form, rel=1e-12)
+    # and the JAX gradient of locality.delta_learned_through_rho.fixed_eps at the same three keys
+    assert ls.three_key_gradient(delta, n, s, eps) == pytest.approx(fd, rel=1e-6)
 
 
 # ---- latency arithmetic -----------------------------------------------------------------

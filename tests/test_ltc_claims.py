@@ -32,6 +32,19 @@ def test_tanh_tau_sys_counterexample_by_hand():
     assert tau_sys == pytest.approx(-10.0)
     lo, hi = tau / (1 + tau), tau / (1 - tau)  # section 15's interval [2/3, -2] is empty
     assert not (lo <= tau_sys <= hi)
+    # the claim's witness obeys the same hand arithmetic: tau_sys = tau/(1 + tau f), the printed upper end tau/(1 - tau),
+    # and tau >= 1, where tau/(1 + tau) > 0 > tau/(1 - tau) makes the interval empty (or tau = 1: no upper end at all)
+    claim = next(c for c in ltc_claims() if c.id == "ltc.sec15.tanh_tau_sys.numeric")
+    out = evaluate(claim, QUICK).outcome
+    assert out.verdict == Verdict.REFUTED, out.message
+    w = out.evidence.witness
+    assert w["tau_sys"] == pytest.approx(w["tau"] / (1 + w["tau"] * w["f"]), rel=1e-12)
+    assert w["stated_upper"] == pytest.approx(w["tau"] / (1 - w["tau"]), rel=1e-12)
+    assert w["tau"] >= 1 and not (w["tau"] / (1 + w["tau"]) <= w["tau_sys"] <= w["stated_upper"])
+    # by hand, for tau < 1 and f in [-1, 1]: 1 + tau f > 0 and tau/(1 + tau f) falls from tau/(1 - tau) to tau/(1 + tau): never outside
+    assert out.evidence.scalars["fraction_outside_tau_below_1"] == 0.0 and out.evidence.scalars["min_tau_outside"] >= 1
+    # the witness is the most negative denominator 1 + tau f among the points outside, here the most negative of all
+    assert out.evidence.scalars["min_denominator"] == pytest.approx(1 + w["tau"] * w["f"], rel=1e-12)
 
 
 @pytest.mark.parametrize("claim", ltc_claims(), ids=lambda c: c.id)

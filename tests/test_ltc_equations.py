@@ -43,17 +43,41 @@ def test_claims_registered_with_kind_and_source():
 
 # --- hand-derived facts behind the obligations ------------------------------------
 def test_half_activation_at_minus_mu():
+    from sympy import Float, Symbol, parse_expr
+
+    from nacverify.proofs import ltc_equations as proof
+
+    finding = next(ob for ob in PROOFS if ob.id == "ltc.eq2.half_activation").run()
+    assert finding.verdict == Verdict.HOLDS, finding.message
+    solutions = finding.expressions["solutions"].strip("[]").split(",")
+    assert len(solutions) == 1                                             # unique, as the claim says
+    half_point = parse_expr(solutions[0], local_dict={"mu": Symbol("mu")})
     for gamma, mu in ((0.5, 1.3), (5.0, -2.0), (-1.0, 0.4)):
         assert 1 / (1 + math.exp(-gamma * (-mu + mu))) == 0.5
         assert abs(1 / (1 + math.exp(-gamma * (mu + mu))) - 0.5) > 1e-3      # +mu is not the half point
+        # SymPy's solution of eq. 2a = 1/2 is the hand value -mu; eq. 2a as the claim writes it is 1/2 there and not at +mu
+        assert float(half_point.subs(Symbol("mu"), mu)) == -mu
+        at = {proof.gamma: Float(gamma), proof.mu: Float(mu)}
+        assert float(proof.sigmoid(-proof.mu).subs(at)) == 0.5
+        assert float(proof.sigmoid(proof.mu).subs(at)) == pytest.approx(1 / (1 + math.exp(-gamma * (mu + mu))), rel=1e-12)
 
 
 def test_rc_decay_by_finite_differences():
+    from sympy import Symbol, parse_expr
+
     C, G, VL, V0 = 2.0, 0.5, -0.7, 0.3
     V = lambda t: VL + (V0 - VL) * math.exp(-G * t / C)  # noqa: E731
     h, t = 1e-6, 1.3
     assert abs((V(t + h) - V(t - h)) / (2 * h) - G / C * (VL - V(t))) < 1e-8
     assert abs(V(60 * C / G) - VL) < 1e-12
+    # dsolve's solution of the claim's ODE (eq. 1 with I_in = 0, V(0) = V_0) is the hand solution, at several times
+    finding = next(ob for ob in PROOFS if ob.id == "ltc.eq1.rc_decay").run()
+    assert finding.verdict == Verdict.HOLDS, finding.message
+    values = {"C_m": C, "G_L": G, "V_L": VL, "V_0": V0}
+    solution = parse_expr(finding.expressions["dsolve.dsolve"], local_dict={name: Symbol(name) for name in [*values, "t"]})
+    for time in (0.0, 0.4, t, 9.0):
+        assert float(solution.subs({Symbol(name): value for name, value in {**values, "t": time}.items()})) == pytest.approx(V(time), rel=1e-12)
+    assert finding.expressions["limit.limit"] == "V_L"
 
 
 # --- refuted claims: verdicts and witnesses recomputed ------------------------------

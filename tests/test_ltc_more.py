@@ -177,6 +177,14 @@ def test_epsilon_pole_by_hand():
     dt = 1 / (1 - 1 / tau)  # 10/9
     assert 1 + dt * (1 / tau + f) == pytest.approx(0.0, abs=1e-15)
     assert 1 + 1.0 * (1 / tau + f) == pytest.approx(0.1)  # the minimum inside table 12 (dt = 1)
+    # ltc.sec15.epsilon.denominator's corners: 0.1 at (dt, tau, f) = (1, 10, -1); 1 + 0.001 (1/10 + 0) = 1.0001 for f >= 0
+    scalars = evaluate(_claims()["ltc.sec15.epsilon.denominator"], QUICK).outcome.evidence.scalars
+    assert scalars["min_over_corners_f_in_[-1,1]"] == pytest.approx(0.1, rel=1e-12)
+    assert scalars["min_over_corners_f_nonnegative"] == pytest.approx(1.0001, rel=1e-12)
+    assert scalars["min_sampled"] >= 0.1   # the corner bound holds for the random draws inside the same box
+    # ltc.sec15.epsilon's witness sits on the hand pole dt = 1/(-(1/tau + f)): tau = 2, f = -1 gives dt = 2 and a zero denominator
+    w = evaluate(_claims()["ltc.sec15.epsilon"], QUICK).outcome.evidence.witness
+    assert w["dt"] == 1 / -(1 / w["tau"] + w["f"]) == 2.0 and w["denominator"] == 0.0
 
 
 @pytest.mark.parametrize("cid", ["ltc.sec6.unbounded.tanh", "ltc.sec6.unbounded.sigmoid", "ltc.sec15.epsilon", "ltc.sec15.epsilon.denominator",

@@ -18,18 +18,10 @@ import nacverify
 TESTS = Path(__file__).resolve().parent
 PACKAGE = nacverify.__name__
 
-#: test (file::function) -> why it need not call nacverify. None is fine yet: the entries below are
-#: hand computations checked against themselves in files other helpers own (issue 26); they stay
-#: listed until their owners compare the hand values with the claims' evidence, and the entry
-#: must then go (test_the_allow_list_is_current fails on a stale one).
-_PENDING = "NOT FINE, pending its owner (issue 26 item 2): the hand value is never compared with the claim's evidence"
-ALLOWED: dict[str, str] = {
-    "test_locality_sparse.py::test_fixed_eps_h_form_by_finite_differences": _PENDING,
-    "test_ltc_claims.py::test_tanh_tau_sys_counterexample_by_hand": _PENDING,
-    "test_ltc_equations.py::test_half_activation_at_minus_mu": _PENDING,
-    "test_ltc_equations.py::test_rc_decay_by_finite_differences": _PENDING,
-    "test_ltc_more.py::test_epsilon_pole_by_hand": _PENDING,
-}
+#: test (file::function) -> why it need not call nacverify. None is fine yet: a hand computation checked
+#: against itself cannot fail for a defect of the code (issue 26); compare it with the claim's evidence
+#: instead (test_the_allow_list_is_current fails on a stale entry).
+ALLOWED: dict[str, str] = {}
 
 
 def _imported_names(tree: ast.Module, sources: frozenset[str] = frozenset({PACKAGE})) -> set[str]:
