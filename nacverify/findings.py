@@ -111,7 +111,8 @@ def expected_verdicts(claims: Mapping[str, Claim]) -> dict[str, Verdict]:
 def report_claims(records: Iterable[Any]) -> tuple[dict[str, Any], dict[str, Verdict]]:
     """(claims, verdicts) from a report's claim records (`nacverify.report.ClaimRecord`: id, kind,
     threshold, verdict), for `findings` of what a run found rather than what is expected."""
-    records = list(records)
+    known = {v.value for v in Verdict}
+    records = [r for r in records if r.verdict in known]  # a verdict this version does not know decides nothing
     return {r.id: r for r in records}, {r.id: Verdict(r.verdict) for r in records}
 
 
