@@ -140,6 +140,8 @@ def main(argv: list[str] | None = None) -> None:
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `nacverify` or group: show help, exit 2 (as click does)
             print(exc.format_message())
+            command = getattr(getattr(exc, "ctx", None), "command_path", "nacverify")
+            err_console.print(f"nacverify: error: missing command (see `{command} --help`)", markup=False)
             code = EXIT_USAGE
         else:
             message = " ".join(exc.format_message().split())

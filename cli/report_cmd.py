@@ -66,9 +66,11 @@ def show(
         console.print(table)
         for kind, counts in by_kind.items():
             console.print(f"{kind}: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())), markup=False)
+        from nacverify.claims import Verdict
         from nacverify.findings import finding_counts, report_findings
 
-        for doc, counts in finding_counts(report_findings(data.claims.values())).items():
+        known = {v.value for v in Verdict}  # a foreign or damaged file's unknown verdicts decide no finding
+        for doc, counts in finding_counts(report_findings(r for r in data.claims.values() if r.verdict in known)).items():
             console.print(f"findings {doc} (one per ledger item): " + ", ".join(f"{n} {name}" for name, n in counts.items()), markup=False)
         return
     if claim not in data.claims:

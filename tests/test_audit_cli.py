@@ -49,8 +49,9 @@ def test_defect_fails_gate_unless_no_gate_or_accepted(tmp_path):
     e["attention"] = e["attention"] * 1.02
     path = write_export(e, tmp_path / "bad.h5")
     res = audit(path, "--out", tmp_path / "a.h5")
-    assert res.exit_code == 1 and "audit.attention_rows (refuted, expected holds)" in res.stderr
-    assert "witness audit.attention_rows" in res.output
+    assert res.exit_code == 1 and "audit.attention_rows: refuted, expected holds: " in res.stderr
+    flat = " ".join(res.stdout.split())  # the summary: the differing claim, then its reason and witness
+    assert "≠ audit.attention_rows: refuted ≠ (expected holds)" in flat and "witness: " in flat.split("audit.attention_rows", 1)[1]
     assert audit(path, "--out", tmp_path / "b.h5", "--no-gate").exit_code == 0
     accept = tmp_path / "accept.json"
     accept.write_text(json.dumps({"audit.attention_rows": {"verdict": "refuted", "reason": "known"}}))
@@ -63,7 +64,7 @@ def test_expect_is_strict_in_both_directions(tmp_path, clean):
     accept = tmp_path / "e.toml"
     accept.write_text('"audit.attention_rows" = "refuted"\n')  # the defect was fixed: holds now
     res = audit(clean, "--out", tmp_path / "r.h5", "--expect", accept)
-    assert res.exit_code == 1 and "audit.attention_rows (holds, expected refuted)" in res.stderr
+    assert res.exit_code == 1 and "audit.attention_rows: holds, expected refuted: " in res.stderr
 
 
 @pytest.mark.parametrize("content, message", [('{"audit.typo": "holds"}', "unknown claim id"), ("not json = [", "neither JSON nor TOML")])

@@ -275,10 +275,19 @@ def test_discovery_covers_every_registered_command():
                 assert _kind(p)[0] in ("int", "float", "choice", "path", "text", "bool"), p.name
 
 
-@pytest.mark.parametrize("argv", [[], ["report"], ["--help"], ["report", "diff", "--help"]])
-def test_help_and_bare_groups_exit_0(argv):
+@pytest.mark.parametrize("argv", [["--help"], ["report", "diff", "--help"], ["-h"]])
+def test_help_exits_0(argv):
     code, stdout, stderr = _run(argv)
     assert code == 0 and "Usage" in stdout and stderr == ""
+
+
+@pytest.mark.parametrize("argv", [[], ["report"], ["solve"]])
+def test_bare_program_and_groups_show_help_and_exit_2(argv):
+    """As click does (issue 23): a command line that names no command is a usage error."""
+    code, stdout, stderr = _run(argv)
+    assert code == 2 and "Usage" in stdout
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nacverify: error: missing command (see `") and lines[0].endswith(f"{' '.join(argv)} --help`)".lstrip())
 
 
 @pytest.mark.parametrize("argv", [["list"], ["--help"], []])
