@@ -106,3 +106,40 @@ def test_ledger_items_name_their_charitable_reading(key, charitable, finding):
     claims = registry()
     assert item_finding(item, expected_verdicts(claims), claims).finding == finding
 
+
+
+# ---- readings named charitable after the independent defenders (nacverify/checks/nac_readings.py)
+def _registered(cid):
+    return evaluate(registry()[cid], QUICK).outcome
+
+
+def test_table4_loss_row_names_the_quantity_section_3_2_reports():
+    # both versions print Table 4's Loss row as 'Loss SCE SCE SCE MSE MSE' over the columns MNIST, PAR, CarRacing, Udacity, RUL:
+    # Udacity's (4th) loss is MSE, what Section 3.2 reports ('the lowest MSE of 0.0170'); its Metric row prints MAE
+    printed_udacity_loss = "Loss SCE SCE SCE MSE MSE".split()[1:][3]
+    for version in ("000", "001"):
+        claim = registry()[f"nac{version}.table4.udacity_loss"]
+        assert claim.kind == "reading" and claim.reading and not claim.threshold
+        out = _registered(f"nac{version}.table4.udacity_loss")
+        assert out.verdict == Verdict.HOLDS
+        assert out.evidence.scalars["table4_loss"] == printed_udacity_loss == "MSE" and out.evidence.scalars["table4_metric"] == "MAE"
+
+
+def test_section_3_4_form_of_the_conclusion_holds_for_the_default_nac():
+    # 001 Table 2 as printed: CfC 6.0988 s < NAC-Exact/05s/8k 7.4101 s < GRU-ODE 12.2498 s (LTC 14.643 s); 151.50 MB < mTAN 790.16 MB
+    out = _registered("nac001.table2.less_than_groups.section34")
+    assert out.verdict == Verdict.HOLDS
+    s = out.evidence.scalars
+    assert (s["cfc_runtime_s"], s["runtime_s"], s["gru_ode_ltc_min_runtime_s"]) == (6.0988, 7.4101, 12.2498)
+    assert (s["memory_mb"], s["mtan_memory_mb"]) == (151.5, 790.16)
+
+
+def test_xjtu_loads_of_the_text_differ_from_table_5():
+    # D.3.4 prints 12, 11 and 10 kN; Table 5's XJTU-SY rows print '35 Hz 4 kN 2100 rpm', '37.5 Hz 4.2 kN 2250 rpm', '40 Hz 5 kN 2400 rpm'
+    claim = registry()["nac001.d34.xjtu.loads_vs_table5"]
+    assert claim.kind == "as-printed" and claim.expected == Verdict.REFUTED
+    out = _registered("nac001.d34.xjtu.loads_vs_table5")
+    assert out.verdict == Verdict.REFUTED
+    assert out.evidence.arrays["text_load_kn"].tolist() == [12.0, 11.0, 10.0]
+    assert out.evidence.arrays["table5_load_kn"].tolist() == [4.0, 4.2, 5.0]
+    assert out.evidence.scalars["differing"] == 3 and out.evidence.witness == {"condition": 1, "text_load_kn": 12.0, "table5_load_kn": 4.0}

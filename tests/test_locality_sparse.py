@@ -244,6 +244,34 @@ def test_printed_import_fails_with_a_real_package(tmp_path):
     assert r.verdict == Verdict.REFUTED and "AttributeError" in r.outcome.evidence.witness["error"]
 
 
+def test_import_binding_turns_on_a_package_layout_of_ours(tmp_path):
+    """003 describes no nrm package: where nrm.nn also exposes nn (here nrm/nn/__init__.py does 'from . import nn'
+    on its own submodule nrm/nn/nn.py holding the layers), the printed block constructs; so the layout is the claim's
+    threshold and the finding depends on the reading."""
+    from nacverify.findings import expected_verdicts, findings
+    from nacverify.ledger import load_ledgers
+
+    (tmp_path / "nrm" / "nn").mkdir(parents=True)
+    (tmp_path / "nrm" / "__init__.py").write_text("")
+    (tmp_path / "nrm" / "nn" / "__init__.py").write_text("class Module:\n    pass\nfrom . import nn\n")
+    (tmp_path / "nrm" / "nn" / "nn.py").write_text(textwrap.dedent("""
+        class _L:
+            def __init__(self, *a, **k): pass
+        class SynapseLayer(_L): pass
+        class LIFLayer(_L): pass
+        class DensityGate(_L): pass
+    """))
+    script = ls.PRINTED_SPIKE_CODE + "\nLocalSpikeAttn(8, 2, 5.0)\nprint('constructed')\n"
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0 and "constructed" in proc.stdout, proc.stderr
+    claim = get_claim("locality.code.import_binding")
+    assert claim.kind == "reading" and claim.reading and "layout" in claim.threshold
+    r = run("locality.code.import_binding")
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.scalars["constructs_if_nrm_nn_exposes_nn"] is True
+    got = {(f.document, f.item): f.finding for f in findings(load_ledgers(["003"]), expected_verdicts(registry()), registry())}
+    assert got[("003", "code.import")] == "depends-on-reading"
+
+
 def test_printed_forward_ignores_other_tokens():
     rng = np.random.default_rng(1)
     wq, wk, wv = (rng.standard_normal((3, 3)) for _ in range(3))

@@ -561,10 +561,10 @@ def _stub_nrm() -> dict[str, types.ModuleType]:
     return {"nrm": pkg, "nrm.nn": nn}
 
 
-def run_printed_spike_code() -> tuple[str, str]:
-    """Execute the printed block with the stub package; returns (stage reached, error)."""
+def run_printed_spike_code(modules: dict[str, types.ModuleType] | None = None) -> tuple[str, str]:
+    """Execute the printed block with a stub package (by default `_stub_nrm`); returns (stage reached, error)."""
     saved = {name: sys.modules.get(name) for name in ("nrm", "nrm.nn")}
-    sys.modules.update(_stub_nrm())
+    sys.modules.update(_stub_nrm() if modules is None else modules)
     namespace: dict = {}
     try:
         try:
@@ -593,8 +593,16 @@ def _init_calls_super(code: str) -> bool:
     return False
 
 
+def _self_nn_layout() -> dict[str, types.ModuleType]:
+    """The other layout: as `_stub_nrm`, but nrm.nn also exposes its layers as nrm.nn.nn (a member nn naming itself)."""
+    modules = _stub_nrm()
+    modules["nrm.nn"].nn = modules["nrm.nn"]
+    return modules
+
+
 def _import_binding_check(ctx: CheckContext) -> Outcome:
     stage, error = run_printed_spike_code()
+    other_stage, other_error = run_printed_spike_code(_self_nn_layout())
     unindented = "\n".join(line.lstrip() for line in PRINTED_SPIKE_CODE.splitlines())
     try:
         compile(unindented, "<as in the text>", "exec")
@@ -605,10 +613,13 @@ def _import_binding_check(ctx: CheckContext) -> Outcome:
     runs = stage == "constructed"
     msg = (f"'import nrm.nn as nrm' binds nrm to the submodule nrm.nn, so nrm.nn.SynapseLayer looks up nrm.nn.nn: with a stub nrm.nn defining "
            f"Module, SynapseLayer, LIFLayer and DensityGate the class statement runs but the {stage} fails with {error}; "
-           f"__init__ {'calls' if super_called else 'never calls'} super().__init__(); the block as it appears in the text (indentation lost) gives {as_text}")
+           f"__init__ {'calls' if super_called else 'never calls'} super().__init__(); the block as it appears in the text (indentation lost) gives {as_text}. "
+           f"The layout is ours (003 describes no nrm package): where nrm.nn also exposes nn, the block reaches '{other_stage}'"
+           f"{' (' + other_error + ')' if other_error else ''}")
     return Outcome(Verdict.HOLDS if runs else Verdict.REFUTED, msg,
-                   Evidence(scalars={"stage_failed": stage, "init_calls_super": super_called, "text_as_extracted": as_text},
-                            witness={"stage": stage, "error": error}))
+                   Evidence(scalars={"stage_failed": stage, "init_calls_super": super_called, "text_as_extracted": as_text,
+                                     "constructs_if_nrm_nn_exposes_nn": other_stage == "constructed"},
+                            witness={} if runs else {"stage": stage, "error": error}))
 
 
 def _printed_forward(x: np.ndarray, gate: np.ndarray, wq: np.ndarray, wk: np.ndarray, wv: np.ndarray) -> np.ndarray:
@@ -985,10 +996,17 @@ def locality_sparse_claims() -> list[Claim]:
                R, "the rate 1/(tau log(I/(I - theta))) decreases with theta (locality.lif.rate_decreases_with_threshold): a lower threshold fires more",
                _gate_fires_less_check, Kind.AS_PRINTED),
         _claim("locality.code.import_binding", f"{SEED003}, code block 'Spiking attention population in NMC model definition', 'import nrm.nn as nrm'",
-               "the printed code defines and constructs LocalSpikeAttn, given a package nrm whose submodule nn defines Module, SynapseLayer, LIFLayer, DensityGate",
-               "stub package nrm/nn with those four names and no nn submodule; indentation restored", R,
-               "'import nrm.nn as nrm' binds nrm to nrm.nn, so nrm.nn.SynapseLayer is an AttributeError in the constructor",
-               _import_binding_check, Kind.AS_PRINTED),
+               "the printed code defines and constructs LocalSpikeAttn, given a package nrm whose submodule nn defines Module, SynapseLayer, LIFLayer, "
+               "DensityGate and has no member nn (a layout of ours: 003 describes no nrm package)",
+               "stub package nrm/nn with those four names and no nn member; indentation restored; the same code is also run where nrm.nn exposes "
+               "nn, and the evidence says whether it constructs there", R,
+               "'import nrm.nn as nrm' binds nrm to nrm.nn, so nrm.nn.SynapseLayer is an AttributeError in the constructor; where nrm.nn also "
+               "exposes nn (constructs_if_nrm_nn_exposes_nn) the block constructs",
+               _import_binding_check, Kind.READING,
+               "nrm is a package whose submodule nrm.nn holds Module and the three layers, with no nrm.nn.nn (the layout the code's own "
+               "nrm.Module / nrm.nn.SynapseLayer suggest once nrm names the package)",
+               threshold="the package layout is ours, not the document's: 003 describes no nrm package; the verdict flips with the layout "
+                         "(where nrm.nn also exposes nn, the block constructs)"),
         _claim("locality.code.no_cross_token_attention", f"{SEED003}, code block, class LocalSpikeAttn.forward",
                "the printed forward forms LocalAttn's cross-token scores q_t . k_s (QK^T of line 17) and a softmax over keys: the LIF layer's input "
                "q * k * gate at token t, the only place q and k meet, depends on the other tokens' inputs at a fixed gate",

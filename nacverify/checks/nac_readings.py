@@ -9,7 +9,12 @@ reading a careful author would defend (the ledger names it ``charitable``), and 
 - Section 3's 5-fold cross-validation, with the folds drawn inside each stated training share;
 - 000's Table 4 Udacity metric (MAE) against Section 3.2's 'lowest MSE', as 001's is checked;
 - 000's 5-fold statement against its own stated splits, as 001's is checked;
-- 000 D.3.3's 'NAC (Steady, Euler, and Steady)' and D.2's names for the fully connected ablations.
+- 000 D.3.3's 'NAC (Steady, Euler, and Steady)' and D.2's names for the fully connected ablations;
+- Table 4's Udacity Loss row (MSE) against Section 3.2's 'lowest MSE' (both versions), the reading under
+  which Table 4 is a hyperparameter table whose Metric row (MAE) names a quantity tracked in training;
+- 001 Section 5's 'less runtime than CT-RNNs and less memory than CT-Attention models' in Section 3.4's
+  narrower form, for the default NAC;
+- 001 D.3.4's XJTU-SY radial loads against Table 5's.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from functools import partial
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from .paper_tables import SEED000, SEED001, _cv_splits, _udacity_metric, dataset_splits, results_table
+from .paper_tables import (SEED000, SEED001, _cv_splits, _memory_below_mtan, _runtime_between_cfc_and_slow, _udacity_metric, dataset_settings,
+                           dataset_splits, dataset_table5, hyperparameter_table, results_table)
 
 __all__ = ["reading_claims"]
 
@@ -127,6 +133,54 @@ def _fc_names(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.HOLDS, f"D.2 names {', '.join(n for n, _ in named)}, as Table 1 does", ev)
 
 
+SECTION32_UDACITY = "MSE"  # Section 3.2 (both versions): 'NAC-32k performed the best, achieving the lowest MSE of 0.0170'
+
+
+def _udacity_loss(ctx: CheckContext, version: str) -> Outcome:
+    """Table 4's Udacity Loss row against the quantity Section 3.2 reports for the Udacity column."""
+    t4 = hyperparameter_table(version)
+    loss, metric = t4["Loss"]["udacity"], t4["Metric"]["udacity"]
+    ev = Evidence({}, {"table4_loss": loss, "table4_metric": metric, "section32_quantity": SECTION32_UDACITY},
+                  {} if loss == SECTION32_UDACITY else {"table4_loss": loss, "section32_quantity": SECTION32_UDACITY})
+    if loss == SECTION32_UDACITY:
+        return Outcome(Verdict.HOLDS, f"{version} Table 4's Udacity Loss row prints {loss}, the quantity Section 3.2 reports ('the lowest MSE of "
+                       f"0.0170'); its Metric row ({metric}) is then a metric tracked in training, which Table 1 need not report", ev)
+    return Outcome(Verdict.REFUTED, f"{version} Table 4's Udacity Loss row prints {loss}, Section 3.2 reports {SECTION32_UDACITY}", ev)
+
+
+def _section34_default(ctx: CheckContext) -> Outcome:
+    """001 Section 5 in Section 3.4's form: the default NAC runs between CfC and GRU-ODE/LTC and uses less memory than mTAN."""
+    runtime, memory = _runtime_between_cfc_and_slow("default"), _memory_below_mtan("default")
+    scalars = {"runtime_s": float(runtime.evidence.arrays["runtime_s"][0]), "cfc_runtime_s": runtime.evidence.scalars["cfc_runtime_s"],
+               "gru_ode_ltc_min_runtime_s": runtime.evidence.scalars["gru_ode_ltc_min_runtime_s"],
+               "memory_mb": float(memory.evidence.arrays["memory_mb"][0]), "mtan_memory_mb": memory.evidence.scalars["mtan_memory_mb"]}
+    ok = runtime.verdict == Verdict.HOLDS and memory.verdict == Verdict.HOLDS
+    x = scalars
+    msg = (f"the default NAC-Exact/05s/8k: CfC {x['cfc_runtime_s']:g} s {'<' if runtime.verdict == Verdict.HOLDS else 'vs'} {x['runtime_s']:g} s "
+           f"{'<' if runtime.verdict == Verdict.HOLDS else 'vs'} {x['gru_ode_ltc_min_runtime_s']:g} s (the faster of GRU-ODE and LTC); "
+           f"{x['memory_mb']:g} MB {'<' if memory.verdict == Verdict.HOLDS else '>='} mTAN {x['mtan_memory_mb']:g} MB")
+    return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg, Evidence({}, scalars, {} if ok else scalars))
+
+
+def _xjtu_loads(ctx: CheckContext) -> Outcome:
+    """001 D.3.4: the XJTU-SY radial loads of the text against Table 5's Radial Load cells, condition by condition."""
+    text = [r for r in dataset_settings("001") if r["dataset"] == "XJTU-SY"]
+    table = [r for r in dataset_table5() if r["dataset"] == "XJTU-SY"]
+    text_kn = np.array([float(r["radial_load"]) for r in text])
+    table_kn = np.array([float(r["radial_load"]) for r in table])
+    units = [(a["load_unit"], b["load_unit"]) for a, b in zip(text, table)]
+    same = (text_kn == table_kn) & np.array([a == b for a, b in units])
+    arrays = {"text_load_kn": text_kn, "table5_load_kn": table_kn, "same": same.astype(int)}
+    scalars = {"conditions": len(text), "differing": int((~same).sum())}
+    listing = "; ".join(f"condition {k + 1}: text {a:g} {u}, Table 5 {b:g} {w}" for k, (a, b, (u, w)) in enumerate(zip(text_kn, table_kn, units)))
+    if same.all():
+        return Outcome(Verdict.HOLDS, f"XJTU-SY loads agree: {listing}", Evidence(arrays, scalars, {}))
+    k = int(np.flatnonzero(~same)[0])
+    ev = Evidence(arrays, scalars, {"condition": k + 1, "text_load_kn": float(text_kn[k]), "table5_load_kn": float(table_kn[k])})
+    return Outcome(Verdict.REFUTED, f"XJTU-SY radial loads differ in {int((~same).sum())} of {len(text)} conditions ({listing}); Table 5's 4, 4.2, 5 kN are "
+                   "also its PRONOSTIA loads", ev)
+
+
 def reading_claims() -> list[Claim]:
     R, A = Kind.READING, Kind.AS_PRINTED
     return [
@@ -156,6 +210,31 @@ def reading_claims() -> list[Claim]:
               statement="Table 4 and Section 3.2 name the same metric for the Udacity column", assumptions="Table 4 and Section 3.2 as printed",
               expected=Verdict.REFUTED, expected_reason="Table 4 says MAE, Section 3.2 'the lowest MSE of 0.0170' (as in 001: nac001.table4.udacity_metric)",
               check=lambda ctx: _udacity_metric("000"), group="tables", kind=A),
+        *[Claim(id=f"nac{v}.table4.udacity_loss", source=f"{seed}, {where}, Table 4, Loss row, against Section 3.2 (the lowest MSE of 0.0170), 'Loss SCE SCE SCE MSE MSE'",
+                statement="Table 4's Udacity Loss row names MSE, the quantity Section 3.2 reports for the Udacity column",
+                assumptions="Table 4 (hyperparameters) and Section 3.2 as printed", expected=Verdict.HOLDS,
+                expected_reason="Table 4 prints 'Loss ... MSE' for Udacity; Section 3.2: 'achieving the lowest MSE of 0.0170'",
+                check=partial(_udacity_loss, version=v), group="tables", kind=R,
+                reading="Table 4 ('Summary of Key Hyperparameters') states the training setup: its Loss row names the objective, which Section 3.2 "
+                        "reports on the test folds, and its Metric row (MAE) a metric tracked during training, not the quantity in Table 1")
+          for v, seed, where in (("000", SEED000, "Appendix D.3"), ("001", SEED001, "Appendix D.3.4"))],
+        Claim(id="nac001.table2.less_than_groups.section34",
+              source=f"{SEED001}, Section 5 (Conclusion), in the form Section 3.4 states (an intermediate run time relative to GRU-ODE, CfC "
+                     "and LTC; less memory than mTAN), 'requiring less runtime than CT-RNNs and less memory than CT-Attention models'",
+              statement="the default NAC-Exact/05s/8k runs between CfC and the faster of GRU-ODE and LTC (less run time than some CT-RNNs) and "
+                        "uses less peak memory than mTAN (a CT-Attention model)",
+              assumptions="Table 2 as printed (sequence 1024, 64 features, 4 heads, batch 1, T4 GPU)", expected=Verdict.HOLDS,
+              expected_reason="CfC 6.0988 s < 7.4101 s < GRU-ODE 12.2498 s (LTC 14.643 s); 151.50 MB < mTAN 790.16 MB",
+              check=_section34_default, group="tables", kind=R,
+              reading="'less runtime than CT-RNNs and less memory than CT-Attention models' = Section 3.4's own form, for the default NAC: faster "
+                      "than several CT-RNNs (GRU-ODE, LTC) though slower than CfC, and less memory than mTAN"),
+        Claim(id="nac001.d34.xjtu.loads_vs_table5",
+              source=f"{SEED001}, Appendix D.3.4, XJTU-SY, against Table 5's XJTU-SY Radial Load cells (4 kN, 4.2 kN, 5 kN), 'with a 12 kN "
+                     "radial load, 2250 rpm (37.5 Hz) with an 11 kN radial load, and 2400 rpm (40 Hz) with a 10 kN radial load'",
+              statement="the text's XJTU-SY radial loads (12, 11, 10 kN) equal Table 5's XJTU-SY Radial Load cells, condition by condition",
+              assumptions="Appendix D.3.4 and Table 5 as printed; the conditions in the order both print them", expected=Verdict.REFUTED,
+              expected_reason="Table 5 prints 4, 4.2 and 5 kN for XJTU-SY (the PRONOSTIA loads), the text 12, 11 and 10 kN",
+              check=_xjtu_loads, group="tables", kind=A),
         Claim(id="nac000.s3.cv.splits", source=f"{SEED000}, Section 3, 'All the results are obtained using 5-fold cross-validation'",
               statement="each train/test split stated in Appendix D.3 holds out 1/5 of the data", assumptions="Appendix D.3 as printed",
               expected=Verdict.REFUTED, expected_reason="PAR 9:1, CarRacing 90:10; Udacity 80:20 agrees (as in 001: nac001.s3.cv.splits)",
