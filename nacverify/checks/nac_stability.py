@@ -304,8 +304,8 @@ def thm1_claims() -> list[Claim]:
         Claim(
             "nac.thm1.continuous",
             f"{SEED001}, Theorem 1, eq. 4-5 (proof B.2, eq. 33-41)",
-            "trajectories of da/dt = -omega a + phi from a0 in [m, M] stay in [m, M], one and M > 1 connections, checked on random draws "
-            "(10,000; 2,000 with --quick: f_omega,j log-uniform in [0.01, 10], f_phi,j uniform in [-5, 5], a0 uniform in [m, M] with 10% at "
+            "trajectories of da/dt = -omega a + phi from a0 in [m, M] stay in [m, M], for one connection and for 2..8, checked on random "
+            "draws (10,000; 2,000 with --quick: half single, half 2..8 connections; f_omega,j log-uniform in [0.01, 10], f_phi,j uniform in [-5, 5], a0 uniform in [m, M] with 10% at "
             "each end) and, in full runs, at an adversary's best start; nac.thm1.continuous.edges covers the points the draws never choose",
             "f_omega,j > 0, any-sign f_phi,j, a0 in [m, M], gates constant in t, t in [0, 10]",
             Verdict.HOLDS,
