@@ -49,14 +49,18 @@ def test_building_the_command_line_imports_no_jax():
 
 
 def test_help_answers_in_under_half_a_second():
-    """`nacverify check --help` took 2.2 s here (JAX imported by the package); the best of three runs
-    (the machine is shared) must be under 0.5 s."""
+    """`nacverify check --help` took 2.2 s here (JAX imported by the package). Measured as the CPU time
+    of the process (user + system), which other work on a shared machine does not inflate as it does
+    the wall time: under 0.5 s in the best of three runs."""
+    import resource
+
     best = float("inf")
     for _ in range(3):
-        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         res = _script("check", "--help")
-        best = min(best, time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         assert res.returncode == 0 and "Usage" in res.stdout
+        best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
     assert best < 0.5, best
 
 
