@@ -1,0 +1,94 @@
+"""Tests that kill mutants of the model's gates and logits (tools/mutate.py, target ``gates``).
+Expected values are closed forms of the module docstring (nacverify/model/gates.py), not the
+code's own path:
+
+    steady a = phi / omega;  exact a = (phi / omega) (1 - e^(-omega t));
+    euler: a_n = (phi / omega) (1 - (1 - omega dt)^n) from a_0 = 0 (a geometric sum);
+    phi = sigmoid(x_phi), omega = softplus(x_omega) + eps.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import numpy as np
+import pytest
+
+from nacverify.errors import BadInput
+from nacverify.model.gates import FCBackbone, PseudoTime, gates_from_outputs, logits
+from nacverify.precision import float64
+
+PHI = np.array([0.2, 0.7, 0.9])
+OMEGA = np.array([0.3, 1.5, 3.0])
+T = np.array([0.25, 0.5, 2.0])
+
+
+def _euler_closed(phi, omega, n, dt):
+    return phi / omega * (1 - (1 - omega * dt) ** n)
+
+
+def test_logits_closed_forms():
+    with float64():
+        steady = np.asarray(logits(PHI, OMEGA, T, "steady"))
+        exact = np.asarray(logits(PHI, OMEGA, T, "exact"))
+        public = np.asarray(logits(PHI, OMEGA, T, "exact", public_form=True))
+        euler = np.asarray(logits(PHI, OMEGA, T, "euler"))
+        euler3 = np.asarray(logits(PHI, OMEGA, T, "euler", euler_steps=3, delta_t=0.1))
+    np.testing.assert_allclose(steady, PHI / OMEGA, rtol=1e-15)
+    ex = [p / w * (1 - math.exp(-w * t)) for p, w, t in zip(PHI, OMEGA, T)]
+    np.testing.assert_allclose(exact, ex, rtol=1e-14)
+    np.testing.assert_allclose(public, ex, rtol=1e-12)
+    np.testing.assert_allclose(euler, _euler_closed(PHI, OMEGA, 5, 0.5), rtol=1e-13)
+    np.testing.assert_allclose(euler3, _euler_closed(PHI, OMEGA, 3, 0.1), rtol=1e-13)
+
+
+def test_logits_euler_broadcasts_and_keeps_dtype():
+    # a per-row phi against a per-column omega: the zero start takes the broadcast shape
+    with float64():
+        out = logits(PHI[:, None], OMEGA[None, :], 1.0, "euler")
+    assert out.shape == (3, 3) and out.dtype == np.float64
+    np.testing.assert_allclose(np.asarray(out), _euler_closed(PHI[:, None], OMEGA[None, :], 5, 0.5), rtol=1e-13)
+    out32 = logits(np.float32(PHI), np.float32(OMEGA), np.float32(T), "euler")
+    assert out32.dtype == np.float32
+
+
+def test_logits_bad_mode():
+    with pytest.raises(BadInput, match="unknown mode 'nope'; choose from exact, euler, steady"):
+        logits(PHI, OMEGA, T, "nope")
+
+
+def test_gates_from_outputs_closed_forms():
+    x0, x1 = np.array([-2.0, 0.0, 3.0]), np.array([1.0, -4.0, 0.5])
+    sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
+    softplus = lambda x: np.log1p(np.exp(x))  # noqa: E731
+    with float64():
+        phi_s, om_s = gates_from_outputs(np.stack([x0, x1], -1), "shared", 1e-3)
+        phi_p, om_p = gates_from_outputs([x0, x1], "split", 0.25)
+    np.testing.assert_allclose(np.asarray(phi_s), sig(x0), rtol=1e-15)
+    np.testing.assert_allclose(np.asarray(om_s), softplus(x0) + 1e-3, rtol=1e-14)
+    np.testing.assert_allclose(np.asarray(phi_p), sig(x0), rtol=1e-15)
+    np.testing.assert_allclose(np.asarray(om_p), softplus(x1) + 0.25, rtol=1e-14)
+    with pytest.raises(BadInput, match="unknown head 'both'; choose from shared, split"):
+        gates_from_outputs([x0, x1], "both", 0.0)
+
+
+def test_fc_backbone_and_pseudo_time_by_hand():
+    # the pair value u = [q; k] through one Dense layer equals the per-token parts summed (q W_q + k W_k + b)
+    with float64():
+        fc = FCBackbone(2, 2, key=jax.random.PRNGKey(3), dtype=np.float64)
+        pt = PseudoTime(2, key=jax.random.PRNGKey(4), dtype=np.float64)
+        q, k = np.array([[0.5, -1.0]]), np.array([[2.0, 0.25]])
+        u = np.concatenate([q, k], -1)
+        fq, fk, ctx = fc.token_parts(q, k)
+        pair = fc.pair_outputs([fq[i] + fk[i] for i in range(2)], ctx, (1,))
+        W, b = np.asarray(fc.dense.weight), np.asarray(fc.dense.bias)
+        assert fc.n_out == 2
+        np.testing.assert_allclose(np.stack([np.asarray(p) for p in pair], -1), u @ W + b, rtol=1e-14)
+        np.testing.assert_allclose(np.asarray(fc.outputs_literal(u)), u @ W + b, rtol=1e-14)
+        (aq, bq), (ak, bk) = pt.token_parts(q, k)
+        ta = u @ np.asarray(pt.t_a.weight)[:, 0] + float(pt.t_a.bias[0])
+        tb = u @ np.asarray(pt.t_b.weight)[:, 0] + float(pt.t_b.bias[0])
+        want = 1 / (1 + np.exp(-(ta * 0.7 + tb)))
+        np.testing.assert_allclose(np.asarray(pt.from_sums(aq + ak, bq + bk, 0.7)), want, rtol=1e-14)
+        np.testing.assert_allclose(np.asarray(pt.literal(u, 0.7)), want, rtol=1e-14)
