@@ -34,7 +34,7 @@ from ..precision import float64
 from ..regimes import NAMED_REGIMES, Regime, sample_draws
 from ..solvers import solve_ensemble
 from ._bounds import BOUNDS
-from ._kernel import summarise_chunk
+from ._kernel import KindFamily, chunk_summary, gates_needed, summary_of
 from ._solve import TIGHTER_FACTOR, MemberSummary
 from ._specs import RegimeSpec, SolveOptions
 from ._stats import Extreme, SweepStats
@@ -45,6 +45,7 @@ __all__ = [
     "SweepRun",
     "SweepEstimate",
     "STORED_FIELDS",
+    "DEFAULT_CHUNK",
     "run_sweep",
     "sweep_chunk",
     "estimate_sweep",
@@ -52,6 +53,11 @@ __all__ = [
     "witness_spec",
     "member_spec",
 ]
+
+#: The default chunk (draws solved as one system). Part of a sweep's definition: another chunk
+#: gives other numbers. On a 2-core CPU, 500 to 8,000 cost the same per draw (within the noise of a
+#: shared machine), so the default stays 2,000.
+DEFAULT_CHUNK = 2000
 
 #: Per-draw summaries a sweep stores (float64 each), besides the draw parameters.
 STORED_FIELDS = (
@@ -75,7 +81,7 @@ class SweepSpec:
     name: str
     n: int
     seed: int
-    chunk: int = 2000
+    chunk: int = 2000  # DEFAULT_CHUNK
     T: float = 1.0
     a0: float = 0.0
     options: SolveOptions = SolveOptions()
@@ -142,8 +148,23 @@ def _chunk_regime(spec: SweepSpec, index: int) -> Regime:
     return sample_draws(spec.name, spec.seed, start, start + spec.chunk, T=spec.T, a0=spec.a0)
 
 
-def _solve(regime: Regime, t: np.ndarray, opts: SolveOptions, factor: float):
-    return solve_ensemble(regime.coefficients, regime.params["a0"], t, rtol=opts.rtol / factor, atol=opts.atol / factor, jump_ts=regime.facts.jump_ts)
+def _solve(regime: Regime, t: np.ndarray, opts: SolveOptions, factor: float, coefficients=None):
+    coefficients = regime.coefficients if coefficients is None else coefficients
+    return solve_ensemble(coefficients, regime.params["a0"], t, rtol=opts.rtol / factor, atol=opts.atol / factor, jump_ts=regime.facts.jump_ts)
+
+
+def _analyse_chunk(regime: Regime, t: np.ndarray, opts: SolveOptions, count: int) -> tuple[MemberSummary, object, float, float]:
+    """Both solves of a chunk (its own family's coefficients, `KindFamily`: the same bits as
+    the regime's) and the streaming analysis of their trajectories, in the solver's (P, N) layout;
+    (summary of the first `count` draws, primary solution, solve seconds, tighter solve seconds)."""
+    coeffs = KindFamily.of(regime)
+    t0 = time.perf_counter()
+    first = _solve(regime, t, opts, 1.0, coeffs)
+    t1 = time.perf_counter()
+    tight = _solve(regime, t, opts, TIGHTER_FACTOR, coeffs)
+    t2 = time.perf_counter()
+    out = chunk_summary(regime, t, first.ys.T, tight.ys.T, opts, gates=gates_needed(regime))
+    return summary_of({k: np.asarray(v)[:count] for k, v in out.items()}), first, t1 - t0, t2 - t1
 
 
 def sweep_chunk(spec: SweepSpec, index: int) -> ChunkResult:
@@ -163,19 +184,16 @@ def sweep_chunk(spec: SweepSpec, index: int) -> ChunkResult:
         compile_s = 0.0
         if key not in _COMPILED:  # compile the solves and the analysis once per process, timed apart
             t0 = time.perf_counter()
-            summarise_chunk(regime, t, _solve(regime, t, opts, 1.0).ys, _solve(regime, t, opts, TIGHTER_FACTOR).ys, opts)
+            _analyse_chunk(regime, t, opts, count)
             compile_s = time.perf_counter() - t0
             _COMPILED.add(key)
         t0 = time.perf_counter()
-        first = _solve(regime, t, opts, 1.0)
-        t1 = time.perf_counter()
-        tight = _solve(regime, t, opts, TIGHTER_FACTOR)
+        summary, first, solve_s, verify_s = _analyse_chunk(regime, t, opts, count)
         t2 = time.perf_counter()
-        summary = summarise_chunk(regime, t, first.ys, tight.ys, opts).take(count)
         params = {k: v[:count] for k, v in regime.params.items()}
         stats = SweepStats.of(summary, params, start)
         t3 = time.perf_counter()
-    return ChunkResult(index, start, count, params, summary, stats, int(first.num_steps), compile_s, t1 - t0, t2 - t1, t3 - t2,
+    return ChunkResult(index, start, count, params, summary, stats, int(first.num_steps), compile_s, solve_s, verify_s, t3 - t0 - solve_s - verify_s,
                        f"{socket.gethostname()}:{os.getpid()}")
 
 
@@ -192,6 +210,7 @@ class SweepRun:
     solve_seconds: float = 0.0  # primary solves, summed over chunks (compile excluded)
     verify_seconds: float = 0.0  # the 100x tighter solves
     analysis_seconds: float = 0.0
+    write_seconds: float = 0.0  # in `on_chunk` (the caller's storage of the per-draw summaries), here
     wall_seconds: float = 0.0  # the whole sweep as the caller waited for it, compiles included
     num_steps_max: int = 0
     workers: int = 1
@@ -320,7 +339,9 @@ def run_sweep(
         run._absorb(res)
         run.wall_seconds = time.perf_counter() - start
         if on_chunk is not None:
+            t0 = time.perf_counter()
             on_chunk(res)
+            run.write_seconds += time.perf_counter() - t0
         if progress is not None:
             progress(run.n_done, spec.n)
 

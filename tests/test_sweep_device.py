@@ -1,0 +1,160 @@
+"""The sweep's chunk pipeline as it runs next to the solve (issue 24, item 1): each chunk solved with
+its own family's coefficients (`KindFamily`) and reduced over t by one compiled pass
+(`_kernel.chunk_summary`), only per-draw summaries coming back to the host.
+
+Expectations come from outside the new code: the regime's own coefficients (`ShapeFamily`, the
+solve of every earlier sweep), the previous chunk analysis (`_kernel._analyse`, commit 422ae56,
+kept as the reference), NumPy reductions written here over the full (N, P) arrays, and the
+same sweep cut into chunks in another order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nacverify.frozen import BOUNDS, SweepSpec, run_sweep, sweep_chunk
+from nacverify.frozen._kernel import KindFamily, chunk_summary, gates_needed, summarise_chunk, summary_of
+from nacverify.frozen._solve import ROUNDING, TIGHTER_FACTOR
+from nacverify.frozen._stats import SweepStats
+from nacverify.frozen._sweep import _chunk_regime, _solve
+from nacverify.margins import _ROUND
+from nacverify.precision import float64
+from nacverify.regimes import named_regime
+
+CHUNK, SEED = 48, 5
+NAMES = ["slow", "fast", "step", "oscillatory"]
+
+
+def _chunk(name: str, index: int = 2):
+    spec = SweepSpec(name, 10**6, SEED, CHUNK)
+    regime, opts = _chunk_regime(spec, index), spec.options
+    return spec, regime, opts, np.linspace(0.0, spec.T, opts.points)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_kind_family_solves_give_the_regimes_own_bits(name):
+    _, regime, opts, t = _chunk(name)
+    with float64():
+        for factor in (1.0, TIGHTER_FACTOR):
+            ours = _solve(regime, t, opts, factor, KindFamily.of(regime))
+            ref = _solve(regime, t, opts, factor)
+            np.testing.assert_array_equal(ours.ys, ref.ys)
+            assert ours.num_steps == ref.num_steps
+
+
+def _numpy_reductions(regime, t, a_var, a_tight, opts):
+    """The per-draw summaries written out with NumPy over the (N, P) arrays, in the order the
+    report defines them (reports/SCHEMA.md), with XLA's frozen solution and bounds supplied by
+    the reference kernel's inputs: only the reductions are this test's own."""
+    f, p = regime.facts, regime.params
+    a0 = p["a0"][:, None]
+    a_star = (f.phi0 / f.omega0)[:, None]
+    tt = t[None, :]
+    with np.errstate(all="ignore"):
+        a_frz = a_star + (a0 - a_star) * np.exp(-f.omega0[:, None] * tt)
+        diff = np.maximum.accumulate(np.abs(a_var - a_tight), axis=1)
+        m = 2 * diff + 10 * (opts.rtol / TIGHTER_FACTOR * np.abs(a_tight) + opts.atol / TIGHTER_FACTOR) + _ROUND * np.abs(a_var) + ROUNDING * np.abs(a_frz)
+        C = (np.abs(a0[:, 0]) + np.abs(f.phi0) / f.omega0)[:, None]
+        k = f.L_phi[:, None] + C * f.L_omega[:, None]
+        bounds = {"thm3": np.where(np.isfinite(k), k * tt**2 * np.exp(f.L_omega[:, None] * tt), np.inf),
+                  "sharp": np.where(np.isfinite(k), k * tt**2 / 2, np.inf),
+                  "bv": (f.V_phi[:, None] + C * f.V_omega[:, None]) * -np.expm1(-f.omega_min[:, None] * tt) / f.omega_min[:, None]}
+        eps, m = np.abs(a_var - a_frz)[:, 1:], m[:, 1:]
+        out = {}
+        for b in BOUNDS:
+            bb = bounds[b][:, 1:]
+            ratio = np.where(np.isfinite(bb), np.where(bb > 0, eps / bb, np.where(eps > m, np.inf, 0.0)), 0.0)
+            i = np.argmax(ratio, axis=1)
+            out[f"tightness_{b}"] = ratio[np.arange(len(i)), i]
+            out[f"peak_t_{b}"] = t[1:][i]
+            out[f"min_slack_{b}"] = np.min(bb - eps - m, axis=1)
+            out[f"max_excess_{b}"] = np.max(eps - m - bb, axis=1)
+        ok = np.abs(a_var[:, 1:]) >= opts.rel_floor
+        rel = np.where(ok, eps / np.abs(a_var[:, 1:]), np.nan)
+        out["rel_max_pct"] = 100 * np.nanmax(rel, axis=1)
+        out["rel_mean_pct"] = 100 * np.nanmean(rel, axis=1)
+        out["rel_margin_pct"] = 100 * np.nanmax(np.where(ok, m / np.abs(a_var[:, 1:]), np.nan), axis=1)
+        out["max_abs_error"] = np.max(eps, axis=1)
+        out["max_solver_error"] = np.max(m, axis=1)
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_streaming_kernel_equals_the_previous_analysis_and_numpy(name):
+    _, regime, opts, t = _chunk(name)
+    with float64():
+        first, tight = _solve(regime, t, opts, 1.0), _solve(regime, t, opts, TIGHTER_FACTOR)
+        ref = summarise_chunk(regime, t, first.ys, tight.ys, opts)  # the previous kernel (commit 422ae56)
+        for gates in (True, False):
+            ours = summary_of({k: np.asarray(v) for k, v in chunk_summary(regime, t, first.ys.T, tight.ys.T, opts, gates=gates).items()})
+            np.testing.assert_array_equal(ours.variation_applicable, ref.variation_applicable)
+            np.testing.assert_array_equal(ours.variation_bound_pct, ref.variation_bound_pct)
+            for b in BOUNDS:
+                np.testing.assert_array_equal(ours.peak_t[b], ref.peak_t[b])
+                # thm3 and sharp: the same operations, the same bits; bv: XLA fuses expm1's product
+                # differently, one or two ulps
+                for field in ("tightness", "min_slack", "max_excess"):
+                    x, y = getattr(ours, field)[b], getattr(ref, field)[b]
+                    if b == "bv":
+                        np.testing.assert_allclose(x, y, rtol=4e-16 if field == "tightness" else 0, atol=0 if field == "tightness" else 4 * ROUNDING,
+                                                   err_msg=f"{field} {b}")
+                    else:
+                        np.testing.assert_array_equal(x, y, err_msg=f"{field} {b}")
+            for field in ("rel_max_pct", "max_abs_error"):
+                np.testing.assert_array_equal(getattr(ours, field), getattr(ref, field), err_msg=field)
+            for field in ("rel_margin_pct", "max_solver_error"):
+                np.testing.assert_allclose(getattr(ours, field), getattr(ref, field), rtol=1e-15, err_msg=field)
+            np.testing.assert_allclose(ours.rel_mean_pct, ref.rel_mean_pct, rtol=1e-13)  # a sum in time order
+            if gates:
+                np.testing.assert_allclose(ours.phi_variation_pct, ref.phi_variation_pct, rtol=1e-9)
+            else:
+                assert np.all(np.isnan(ours.phi_variation_pct)) and np.all(np.isnan(ours.omega_variation_pct))
+        mine = _numpy_reductions(regime, t, first.ys, tight.ys, opts)
+        ours = {k: np.asarray(v) for k, v in chunk_summary(regime, t, first.ys.T, tight.ys.T, opts).items()}
+        # NumPy's exp/expm1 against XLA's move the frozen solution by an ulp of |a| <= C, so each
+        # absolute error by at most ROUNDING * C; ratios to a small |eps| or |a| move relatively more
+        C = float(np.max(np.abs(regime.params["a0"]) + np.abs(regime.facts.phi0) / regime.facts.omega0))
+        for key, value in mine.items():
+            got = ours[key]
+            if key.startswith(("tightness", "rel_", "peak_t")):
+                rtol, atol = 1e-6, 1e-9
+            else:
+                rtol, atol = 0.0, 4 * ROUNDING * C
+            with np.errstate(invalid="ignore"):
+                close = (got == value) | np.isclose(got, value, rtol=rtol, atol=atol)
+            if key.startswith("peak_t"):  # the argmax may move to a neighbouring point only where two ratios tie to rounding
+                close |= np.abs(got - value) <= 1.5 * (t[1] - t[0])
+            assert np.all(close), key
+
+
+def test_gates_are_skipped_only_where_phi_is_provably_positive():
+    _, regime, _, _ = _chunk("oscillatory")
+    assert gates_needed(regime) is False
+    big = named_regime("oscillatory", phi_variation_pct=60.0)
+    assert gates_needed(big) is True
+
+
+def test_a_chunk_is_the_same_alone_and_within_a_sweep_in_any_order():
+    spec = SweepSpec("oscillatory", 3 * CHUNK - 7, SEED, CHUNK)
+    alone = [sweep_chunk(spec, k) for k in (2, 0, 1)]
+    whole = run_sweep(spec.name, spec.n, spec.seed, chunk=spec.chunk)
+    merged = alone[1].stats.merge(alone[2].stats).merge(alone[0].stats)
+    assert whole.stats.draws == merged.draws == spec.n
+    for b in BOUNDS:
+        assert whole.stats.bounds[b].tightness == merged.bounds[b].tightness
+        assert whole.stats.bounds[b].min_slack == merged.bounds[b].min_slack
+        assert whole.stats.bounds[b].top == merged.bounds[b].top
+    for k, h in whole.stats.histograms.items():
+        np.testing.assert_array_equal(h.counts, merged.histograms[k].counts)
+    # and each chunk's reductions equal one reduction of its summary on the host
+    for res in alone:
+        again = SweepStats.of(res.summary, res.params, res.start)
+        assert again.bounds["sharp"].tightness == res.stats.bounds["sharp"].tightness
+
+
+def test_storage_time_is_measured_apart():
+    seen = []
+    sw = run_sweep("slow", 2 * CHUNK, SEED, chunk=CHUNK, on_chunk=seen.append)
+    assert len(seen) == 2 and sw.write_seconds >= 0.0
+    assert sw.total_seconds == pytest.approx(sw.solve_seconds + sw.verify_seconds + sw.analysis_seconds)
