@@ -76,6 +76,22 @@ def _command(args: list[str], folder: Path, name: str, *, stop_on: str | None = 
             "stderr_tail": "\n".join(lines[-5:])}
 
 
+#: The parts of a sweep's time, as its report section names them (`<part>_seconds`): the primary
+#: solves, the 100x tighter solves, the analysis (the streaming kernel and the reductions) and the
+#: storage of the per-draw summaries (the spool's writes, in the sweep's own loop).
+SPLIT = ("solve", "verify", "analysis", "write")
+
+
+def _split(attrs: dict[str, Any]) -> dict[str, Any]:
+    """End-to-end draws/s with the storage counted, and each part's share of that time."""
+    parts = {k: float(attrs.get(f"{k}_seconds", 0.0)) for k in SPLIT}
+    total = sum(parts.values())
+    out: dict[str, Any] = {"split_parts": list(SPLIT), "split_seconds": [parts[k] for k in SPLIT],
+                           "split_fraction": [parts[k] / total if total > 0 else float("nan") for k in SPLIT]}
+    out["end_to_end_with_write_per_second"] = attrs["n_done"] / total if total > 0 else float("nan")
+    return out
+
+
 def _sweep_attrs(path: Path, regime: str) -> dict[str, Any]:
     """The attributes of a report's sweep section (not its per-draw datasets: they can be large)."""
     with h5py.File(path, "r") as f:
@@ -135,6 +151,7 @@ def sweep_bench(*, draws: int, scaling_draws: int, repeats: int, seed: int, out:
                 loop = max(sample["wall_seconds"] - sample["compile_seconds"], 1e-9)  # the sweep's own wall time, compile excluded
                 sample["estimate_seconds_target"] = sample["compile_seconds"] + loop * TARGET_DRAWS / sample["n_done"]
                 sample["ratio_to_baseline"] = sample["trajectories_per_second"] / BASELINE_TRAJECTORIES_PER_S
+                sample.update(_split(sample))
             section["serial_sample"] = sample
             step(f"the {TARGET_DRAWS:,}-draw command's own estimate")
             target = _command(["frozen-error", "--regime", REGIME, "--sweep", str(TARGET_DRAWS), "--scipy-draws", "0", "--seed", str(seed),
@@ -161,6 +178,8 @@ def sweep_bench(*, draws: int, scaling_draws: int, repeats: int, seed: int, out:
     if "trajectories_per_second" in s:
         table.add_row("serial traj/s (primary solves)", f"{s['trajectories_per_second']:,.0f}", f">= {BASELINE_TRAJECTORIES_PER_S:,.0f}", s["uptime_end"])
         table.add_row("serial end-to-end draws/s (both solves + analysis)", f"{s['end_to_end_per_second']:,.0f}", "-", s["uptime_end"])
+        table.add_row("serial split, s (solve / verify / analysis / write)",
+                      " / ".join(f"{s.get(f'{k}_seconds', float('nan')):.2f}" for k in SPLIT), "-", s["uptime_end"])
         table.add_row(f"serial wall draws/s (sample, compile included; 10^8 at this rate: {s['estimate_seconds_target'] / 3600:.1f} h)",
                       f"{s['wall_per_second']:,.0f}", "-", s["uptime_end"])
     for w in (1, 2):

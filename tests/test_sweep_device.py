@@ -158,3 +158,19 @@ def test_storage_time_is_measured_apart():
     sw = run_sweep("slow", 2 * CHUNK, SEED, chunk=CHUNK, on_chunk=seen.append)
     assert len(seen) == 2 and sw.write_seconds >= 0.0
     assert sw.total_seconds == pytest.approx(sw.solve_seconds + sw.verify_seconds + sw.analysis_seconds)
+
+
+def test_the_report_and_the_bench_state_the_split_and_the_default_chunk():
+    from nacverify.cli._sweep import sweep_section
+    from nacverify.cli.bench_sweep import SPLIT, _split
+    from nacverify.frozen._sweep import DEFAULT_CHUNK
+
+    sw = run_sweep("slow", CHUNK, SEED, chunk=CHUNK, on_chunk=lambda res: None)
+    section = sweep_section(sw, keep_draws=False)
+    assert section["chunk_default"] == DEFAULT_CHUNK == SweepSpec("slow", 10**6, 0).chunk == 2000
+    assert section["write_seconds"] == sw.write_seconds
+    split = _split({**section, "n_done": sw.n_done})
+    assert split["split_parts"] == list(SPLIT) == ["solve", "verify", "analysis", "write"]
+    assert split["split_seconds"] == [section[f"{k}_seconds"] for k in SPLIT]
+    assert sum(split["split_fraction"]) == pytest.approx(1.0)
+    assert split["end_to_end_with_write_per_second"] == pytest.approx(sw.n_done / sum(split["split_seconds"]))
