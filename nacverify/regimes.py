@@ -432,12 +432,15 @@ def custom_regime(phi_text: str, omega_text: str, *, T: float = 1.0, a0: float =
         d_np = sp.lambdify(T_SYMBOL, sp.diff(expr, T_SYMBOL), "numpy")
         with np.errstate(all="ignore"):
             value0 = float(f_np(np.float64(0.0)))
-            vmax, _ = _grid_max(lambda s: f_np(s) - value0, T)
-            vmin_neg, _ = _grid_max(lambda s: value0 - f_np(s), T)
-            lip, _ = _grid_max(lambda s: np.abs(d_np(s)), T)
-            low, t_low = _grid_max(lambda s: -f_np(s), T)
-        if not math.isfinite(value0):
-            raise BadInput(f"--{name} is not finite at t = 0")
+            if not math.isfinite(value0):
+                raise BadInput(f"--{name} is not finite at t = 0")
+            try:
+                vmax, _ = _grid_max(lambda s: f_np(s) - value0, T)
+                vmin_neg, _ = _grid_max(lambda s: value0 - f_np(s), T)
+                lip, _ = _grid_max(lambda s: np.abs(d_np(s)), T)
+                low, t_low = _grid_max(lambda s: -f_np(s), T)
+            except BadInput as exc:  # name the option whose formula it is
+                raise BadInput(f"--{name}: {exc}") from None
         facts[f"{name}0"] = value0
         facts[f"V_{name}"] = max(vmax, vmin_neg, 0.0)
         facts[f"L_{name}"] = lip

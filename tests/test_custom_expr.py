@@ -46,3 +46,16 @@ def test_no_eval_of_attribute_chain():
 def test_symbolic_derivative_is_exact():
     expr = parse_formula("t^3 - 2*t")
     assert sp.simplify(sp.diff(expr, T_SYMBOL) - (3 * T_SYMBOL**2 - 2)) == 0
+
+
+def test_a_formula_that_is_not_finite_names_its_option():
+    """Issue 23: `--phi 'log(t-2)'` said 'formula is not finite at t = 0' without naming the option (the grid
+    check ran before the t = 0 check); a formula finite at 0 but not on the window names its option too."""
+    from typer.testing import CliRunner
+
+    from nacverify.cli.app import app
+
+    res = CliRunner().invoke(app, ["frozen-error", "--regime", "custom", "--phi", "log(t-2)", "--omega", "1"])
+    assert res.exit_code == 2 and "--phi is not finite at t = 0" in res.stderr, res.stderr
+    res = CliRunner().invoke(app, ["frozen-error", "--regime", "custom", "--phi", "0.5", "--omega", "1/(t-0.5)"])
+    assert res.exit_code == 2 and "--omega: formula is not finite at t = 0.5" in res.stderr, res.stderr
