@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -92,3 +93,36 @@ def test_fc_backbone_and_pseudo_time_by_hand():
         want = 1 / (1 + np.exp(-(ta * 0.7 + tb)))
         np.testing.assert_allclose(np.asarray(pt.from_sums(aq + ak, bq + bk, 0.7)), want, rtol=1e-14)
         np.testing.assert_allclose(np.asarray(pt.literal(u, 0.7)), want, rtol=1e-14)
+
+
+def _ncp_backbone(activation: str, steps=None):
+    from nacverify.model.gates import NCPBackbone
+    from nacverify.model.wiring import auto_ncp, backbone_units
+
+    w = auto_ncp(backbone_units(16), 2, 0.5, 2 * 4)
+    return NCPBackbone(w, 4, steps, key=jax.random.PRNGKey(7), activation=activation, dtype=np.float64)
+
+
+@pytest.mark.parametrize("activation", ["linear", "tanh"])
+def test_ncp_backbone_pair_outputs_equal_the_literal_algorithm(activation):
+    # kills: the query/key split of the first pre-activation at the wrong row (_split_rows(W, None)), and the
+    # literal unfold's zero state shaped from the wrong axes of a batched input. The pair value of tokens
+    # (q_i, k_j) is Algorithm 1 iterated on u = [q_i; k_j]: per-token parts summed must give it.
+    with float64():
+        bb = _ncp_backbone(activation)
+        assert bb.input_dependent and bb.n_out == 2
+        rng = np.random.default_rng(2)
+        q, k = rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 5, 4))  # (B, T, depth)
+        fq, fk, ctx = bb.token_parts(q, k)
+        if activation == "linear":
+            s = [a[:, :, None] + b[:, None, :] for a, b in zip(fq, fk)]
+        else:
+            s = fq[:, :, None, :] + fk[:, None, :, :]
+        pair = np.stack([np.asarray(p) for p in bb.pair_outputs(s, ctx, (2, 3, 5))], -1)  # (B, Tq, Tk, n_out)
+        u = np.concatenate([np.broadcast_to(q[:, :, None, :], (2, 3, 5, 4)), np.broadcast_to(k[:, None, :, :], (2, 3, 5, 4))], -1)
+        literal = np.asarray(bb.outputs_literal(jnp.asarray(u)))  # a 4-D input: (B, Tq, Tk, 2 depth)
+        assert literal.shape == (2, 3, 5, 2)
+        for b in range(2):  # one pair at a time, as a 1-D input
+            for i in range(3):
+                np.testing.assert_allclose(np.asarray(bb.outputs_literal(jnp.asarray(u[b, i, 2]))), literal[b, i, 2], rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(pair, literal, rtol=1e-10, atol=1e-12)

@@ -84,6 +84,7 @@ TARGETS: dict[str, dict] = {
         "files": ["nacverify/symbolic/obligation.py", "nacverify/symbolic/checks.py"],
         "names": None,
         "tests": ["tests/test_symbolic_engine.py"],
+        "mutant_tests": ["tests/test_mutants_symbolic.py"],
     },
 }
 
@@ -147,20 +148,33 @@ def _sample(names: list[str], n: int) -> list[str]:
     return ordered if n <= 0 else ordered[:n]
 
 
-def score(name: str, selected: list[str] | None = None) -> dict:
+def _statuses(last: dict) -> dict[str, str]:
+    """Per-mutant status of a score.json (older files list only the survivors and the 'other' count)."""
+    if "status" in last:
+        return dict(last["status"])
+    assert last.get("other", 0) + last.get("not checked", 0) == 0, "no per-mutant status to carry over"
+    return {k: "survived" if k in last["survivors"] else "killed" for k in last["mutants"]}
+
+
+def score(name: str, selected: list[str] | None = None, carried: dict[str, str] | None = None) -> dict:
+    """Counts of the selected mutants' last results. `carried`: statuses of an earlier run, kept for the
+    mutants not run again (a changed test selection makes mutmut forget its cached results)."""
     work = WORK / name
     codes = _exit_codes(work, name)
     if selected is not None:
         codes = {k: codes.get(k) for k in selected}
     counts: dict[str, int] = {"killed": 0, "survived": 0, "timeout": 0, "other": 0, "not checked": 0}
-    survivors = []
+    survivors, status_by = [], {}
     for k, v in sorted(codes.items()):
         status = "not checked" if v is None else STATUS.get(v, "other")
+        if status == "not checked" and carried and k in carried:
+            status = carried[k]
+        status_by[k] = status
         counts[status] += 1
         if status == "survived":
             survivors.append(k)
     result = {"target": name, "files": TARGETS[name]["files"], "tests": TARGETS[name]["tests"], "total": len(codes),
-              **counts, "survivors": survivors, "mutants": sorted(codes)}
+              **counts, "survivors": survivors, "mutants": sorted(codes), "status": status_by}
     (work / "score.json").write_text(json.dumps(result, indent=1))
     return result
 
@@ -172,11 +186,12 @@ def run(name: str, sample: int, fresh: bool, new_tests: bool = True, survivors: 
         if not (work / "score_before.json").exists():
             (work / "score_before.json").write_text(json.dumps(last, indent=1))
         chosen = last["mutants"]
-        codes = _exit_codes(work, name)
-        again = [k for k in chosen if STATUS.get(codes.get(k)) != "killed"]  # survived, no tests, timeout, not checked
+        before = json.loads((work / "score_before.json").read_text())
+        carried = _statuses(before)
+        again = [k for k in chosen if carried.get(k) != "killed"]  # survived, no tests, timeout, not checked
         if again:
             _mutmut(work, "run", "--max-children", "2", *again)
-        return score(name, chosen)
+        return score(name, chosen, carried)
     # pass 1: generate the mutants and the test-to-function map (the filter matches nothing, so no mutant runs)
     if not any((work / "mutants" / (f + ".meta")).exists() for f in TARGETS[name]["files"]):
         _mutmut(work, "run", "--max-children", "2", "__generate_only__")
@@ -199,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-new-tests", action="store_true", help="leave out tests/test_mutants_*.py (the score before them)")
     p.add_argument("--survivors", action="store_true", help="re-run only the last run's mutants that were not killed, with the current tests")
     p.add_argument("--report", action="store_true", help="print the last run's scores only")
+    p.add_argument("--rescore", action="store_true", help="recount the last run from mutmut's results (with --survivors: carry the first run's kills)")
     p.add_argument("--list", action="store_true", help="list the targets")
     a = p.parse_args(argv)
     names = a.targets or list(TARGETS)
@@ -208,14 +224,22 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rows = []
     for n in names:
-        if a.report:
+        if a.rescore:
+            work = WORK / n
+            last = json.loads((work / "score.json").read_text())
+            carried = _statuses(json.loads((work / "score_before.json").read_text())) if a.survivors else None
+            rows.append(score(n, last["mutants"], carried))
+        elif a.report:
             f = WORK / n / "score.json"
+            b = WORK / n / "score_before.json"
+            if b.exists():
+                rows.append({**json.loads(b.read_text()), "target": f"{n} (before)"})
             rows.append(json.loads(f.read_text()) if f.exists() else {"target": n, "total": 0})
         else:
             rows.append(run(n, a.sample, a.fresh, not a.no_new_tests, a.survivors))
-    print(f"{'target':14} {'killed':>6} {'survived':>8} {'timeout':>7} {'other':>5} {'total':>5}")
+    print(f"{'target':22} {'killed':>6} {'survived':>8} {'timeout':>7} {'other':>5} {'total':>5}")
     for r in rows:
-        print(f"{r['target']:14} {r.get('killed', 0):6} {r.get('survived', 0):8} {r.get('timeout', 0):7} "
+        print(f"{r['target']:22} {r.get('killed', 0):6} {r.get('survived', 0):8} {r.get('timeout', 0):7} "
               f"{r.get('other', 0) + r.get('not checked', 0):5} {r['total']:5}")
     return 0
 
