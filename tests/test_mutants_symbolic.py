@@ -130,3 +130,11 @@ def test_limit_findings_carry_their_evidence():
     assert wrong.verdict == Verdict.REFUTED and wrong.methods[0] == "limit"
     kk = wrong.counterexample["k"]
     assert abs(float(wrong.values["limit"]) - kk) < 1e-9 * kk and abs(float(wrong.values["expected"]) - 2 * kk) < 1e-9 * kk
+
+
+def test_search_stays_inside_the_stated_intervals():
+    # k - 1 >= 0 is false for 0 < k < 1 but true on the stated interval [1, 5]: SymPy cannot prove it from
+    # k > 0 alone, and a search that kept to [1, 5] finds no counterexample (inconclusive, not refuted)
+    out = Sign(k - 1, ">=", intervals={k: (1.0, 5.0)}).run(seed=0, samples=100)
+    assert out.verdict == Verdict.INCONCLUSIVE and out.scalars["search_seed"] == 0
+    assert Sign(k - 1, ">=").run(seed=0, samples=100).verdict == Verdict.REFUTED
