@@ -126,3 +126,11 @@ def test_ncp_backbone_pair_outputs_equal_the_literal_algorithm(activation):
             for i in range(3):
                 np.testing.assert_allclose(np.asarray(bb.outputs_literal(jnp.asarray(u[b, i, 2]))), literal[b, i, 2], rtol=1e-12, atol=1e-14)
         np.testing.assert_allclose(pair, literal, rtol=1e-10, atol=1e-12)
+
+
+def test_logits_euler_zero_steps_is_the_zero_start():
+    # a_0 = 0 of the broadcast shape and of the promoted dtype (phi's float64 with omega's float32);
+    # kills a zero start shaped by omega alone or typed by omega alone (one step hides both)
+    with float64():
+        out = logits(PHI, np.float32(0.5), 1.0, "euler", euler_steps=0)
+    assert out.shape == (3,) and out.dtype == np.float64 and not np.any(np.asarray(out))
