@@ -481,9 +481,9 @@ def _outputs(report: "Report", out_path, force: bool, junit_xml: Path | None, fm
             render()
     finally:
         if announce:
-            console.print(f"report: {path}", markup=False)
+            console.print(f"report: {path}", markup=False, soft_wrap=True)  # a path is never folded: it is copied
             if xml is not None:
-                console.print(f"junit-xml: {xml}", markup=False)
+                console.print(f"junit-xml: {xml}", markup=False, soft_wrap=True)
     return path, xml
 
 

@@ -167,7 +167,7 @@ def bench(
             _key(name): {"measured": value, "limit": limit, "met": ok, "target": name} for name, value, limit, ok in met
         }
     path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
+    console.print(f"report: {path}", markup=False, soft_wrap=True)
 
 
 def _key(name: str) -> str:

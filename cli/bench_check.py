@@ -85,5 +85,5 @@ def check_scaling_bench(*, jobs: Optional[list[int]], out: Optional[Path], force
     console.print(table)
     console.print(f"verdicts equal across runs: {'yes' if same else 'NO'}", markup=False)
     path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
+    console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0 if same else 1)

@@ -79,5 +79,5 @@ def ltc_audit_bench(*, units: int, steps: int, wiring: str, seed: int, cli_run: 
                     str(need[0]) if need else f"> {int(result.unfolds[-1])}")
     console.print(err)
     path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
+    console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0)

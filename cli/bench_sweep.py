@@ -188,5 +188,5 @@ def sweep_bench(*, draws: int, scaling_draws: int, repeats: int, seed: int, out:
     table.add_row("scaling efficiency 1 -> 2 workers", f"{100 * sc['efficiency']:.0f} %", f">= {100 * EFFICIENCY_TARGET:.0f} %", sc["workers_2"]["uptime_end"])
     console.print(table)
     path = write_report(report, out_path, overwrite=force)
-    console.print(f"report: {path}", markup=False)
+    console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0)

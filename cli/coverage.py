@@ -81,7 +81,7 @@ def coverage(
                         console.print(f"missing {doc}:{it.item} ({it.location}): {it.missing}", markup=False)
         if seeds is None:
             console.print("quotes not checked: ../shared/seeds not found (set NACVERIFY_SEEDS to the folder of the documents)", markup=False)
-        console.print(f"report: {path}", markup=False)
+        console.print(f"report: {path}", markup=False, soft_wrap=True)
     for p in problems:
         err_console.print(f"ledger: {p}", markup=False)
     if total_missing or problems:
