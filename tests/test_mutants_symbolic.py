@@ -138,3 +138,21 @@ def test_search_stays_inside_the_stated_intervals():
     out = Sign(k - 1, ">=", intervals={k: (1.0, 5.0)}).run(seed=0, samples=100)
     assert out.verdict == Verdict.INCONCLUSIVE and out.scalars["search_seed"] == 0
     assert Sign(k - 1, ">=").run(seed=0, samples=100).verdict == Verdict.REFUTED
+
+
+def test_limit_symbols_and_its_inconclusive_branches():
+    # the quantified symbols are the expression's and the expected value's, the variable included
+    assert Limit(a0 * x, x, 0, 0).symbols() == {a0, x}
+    # an infinite limit, but no admissible parameter point to show it at
+    none = Limit(k / x, x, 0, 5, where=lambda p: False).run()
+    assert none.verdict == Verdict.INCONCLUSIVE and none.methods == ("limit",)
+    assert none.message == "limit as x -> 0 is oo, expected 5; no admissible parameter point drawn"
+    # a difference of 1e-40 that no simplification removes and no sample shows: inconclusive through the identity
+    tiny = Limit(sp.sin(k * x) / x, x, 0, k + sp.Rational(1, 10**40)).run()
+    assert tiny.verdict == Verdict.INCONCLUSIVE and tiny.methods == ("limit", "residual simplification", "numeric search")
+    assert tiny.message.startswith("limit as x -> 0 is k; residual -1/1")
+    # SymPy cannot take the limit of an unknown function's quotient
+    f = sp.Function("f")
+    open_ = Limit(f(x) / x, x, 0, 1).run()
+    assert open_.verdict == Verdict.INCONCLUSIVE and open_.methods == ("limit",)
+    assert open_.message == "SymPy could not evaluate the limit as x -> 0"
