@@ -62,3 +62,12 @@ def test_variation_bound_of_exact_fractions_is_float():
     assert out.dtype == np.float64
     assert float(out) == pytest.approx(1 / 3, rel=1e-15)
     assert variation_bound(Fraction(-1, 10), 0.2).dtype == np.float64
+
+
+def test_variation_bound_at_v_phi_one_is_inf_without_warnings():
+    # kills: np.errstate(divide=...) dropped: at v_phi = 1 the bound (v_phi + v_omega) / (1 - v_phi) is inf,
+    # returned without a division warning (np.where evaluates both branches)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = variation_bound(np.array([1.0, 0.5]), np.array([0.5, 0.25]))
+    assert np.isinf(out[0]) and out[1] == pytest.approx(0.75 / 0.5, rel=1e-15)
