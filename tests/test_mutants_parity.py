@@ -135,3 +135,40 @@ def test_cell_once_by_hand():
     pre = np.array([ut @ [1.0, 0.5] + np.float32(0.1), ut @ [-2.0, 4.0] + np.float32(0.3)]) * [1.0, 0.0]
     np.testing.assert_allclose(out.v[0], pre * [3.0, 0.5] + [-1.0, 2.0], rtol=1e-15)
     assert np.all(out.r > 0) and np.all(out.r < 1e-5)
+
+
+def _golden(mode):
+    from nacverify.model import golden_arrays
+
+    with np.load(mc.find_reference_dir() / mc.REFERENCE_FILE) as z:
+        archive = {k: z[k] for k in z.files}
+    weights, config, _ = golden_arrays(archive, mode)
+    return weights, dict(config), np.asarray(archive["input"]), np.asarray(archive[f"{mode}/topk_idx"])
+
+
+def test_parity_bounds_values_follow_the_layer_formulas():
+    # the enclosures' centres are the exact (float64) layer: scores q.k over a head, and logits by the
+    # closed forms of the mode from the enclosures' own phi, omega, t_pseudo (Euler: the geometric sum,
+    # with the config's step count and size, 5 and 0.5 when absent)
+    weights, config, x, idx = _golden("euler")
+    for steps, dt in ((3, 0.25), (None, None)):
+        cfg = {k: v for k, v in config.items() if k not in ("euler_steps", "delta_t")}
+        if steps is not None:
+            cfg.update(euler_steps=steps, delta_t=dt)
+        out = mc.parity_bounds(weights, cfg, x, idx, "euler")
+        n, h = (steps, dt) if steps is not None else (5, 0.5)
+        phi, om = out["phi"].v, out["omega"].v
+        np.testing.assert_allclose(out["logits"].v, phi / om * (1 - (1 - om * h) ** n), rtol=1e-12, atol=1e-15)
+    H = int(config["num_heads"])
+    q, k = out["q"].v, out["k"].v
+    B, T, d = q.shape
+    qh, kh = q.reshape(B, T, H, -1), k.reshape(B, T, H, -1)
+    np.testing.assert_allclose(out["scores"].v, np.einsum("bqhd,bkhd->bhqk", qh, kh), rtol=1e-13, atol=1e-15)
+    weights, config, x, idx = _golden("exact")
+    ex = mc.parity_bounds(weights, config, x, idx, "exact")
+    phi, om, tp = ex["phi"].v, ex["omega"].v, ex["t_pseudo"].v
+    np.testing.assert_allclose(ex["logits"].v, phi / om * -np.expm1(-om * tp), rtol=1e-12, atol=1e-15)
+    # the logits' radius carries the exponential's: at least the spread of e^(-omega t) over omega t's enclosure
+    wt = mc._mul(ex["omega"], ex["t_pseudo"])
+    spread = np.exp(-wt.v + wt.r) - np.exp(-wt.v)
+    assert np.all(ex["logits"].r >= (phi / om) * spread * (1 - 1e-9))
