@@ -86,3 +86,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in SERIAL_MODULES or getattr(item, "originalname", item.name) in SERIAL_TESTS or "dask_scheduler_address" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.serial)
+
+
+@pytest.fixture(autouse=True)
+def _no_inherited_columns(monkeypatch):
+    """pytest-xdist's workers start with COLUMNS=80 in their environment (the serial pass has none), and
+    the CLI folds its output to COLUMNS: every test starts without it, as a pipe or a file would, and a
+    test that wants a width sets COLUMNS itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)

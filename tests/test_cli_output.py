@@ -58,7 +58,10 @@ def demo_check(monkeypatch):
 
 
 def _lines(text: str) -> list[str]:
-    return text.rstrip("\n").split("\n") if text.strip() else []
+    """The printed lines, less those naming a file (`report: PATH`, `junit-xml: PATH`): a path is one
+    token, printed whole at any width so that it can be copied, and a test's tmp paths pass 80 columns."""
+    lines = text.rstrip("\n").split("\n") if text.strip() else []
+    return [line for line in lines if not line.startswith(("report: ", "junit-xml: "))]
 
 
 def test_check_default_is_a_summary_with_the_differing_verdict(demo_check, tmp_path):

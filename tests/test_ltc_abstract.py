@@ -224,7 +224,8 @@ def test_cli_healthy_defective_and_bad_files(tmp_path):
 
     res = runner.invoke(app, ["audit-ltc", str(bad_step), "--out", str(tmp_path / "r2.h5")])
     assert res.exit_code == 1, res.output + res.stderr
-    assert "witness audit.ltc.step" in res.output and "audit.ltc.step: refuted, expected holds" in res.stderr
+    # the summary names the differing claim with its witness (the step, batch and unit of the worst value)
+    assert "audit.ltc.step: refuted" in res.stdout and "witness: step=" in res.stdout and "audit.ltc.step: refuted, expected holds" in res.stderr
 
     res = runner.invoke(app, ["audit-ltc", str(broken), "--out", str(tmp_path / "r3.h5")])
     lines = [line for line in res.stderr.splitlines() if line.strip()]
