@@ -169,7 +169,7 @@ def test_cli_writes_readings_section(tmp_path):
     from nacverify.report import read_report
 
     out = tmp_path / "r.h5"
-    res = CliRunner().invoke(app, ["frozen-error", "-r", "slow", "--out", str(out)])
+    res = CliRunner().invoke(app, ["frozen-error", "-r", "slow", "-v", "--out", str(out)])  # -v: the readings table among the details
     assert res.exit_code == 0, res.output
     assert "Table 2 readings" in res.output
     sec = read_report(out).sections["frozen_error"]["table2_readings"]
