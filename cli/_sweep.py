@@ -200,6 +200,8 @@ def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, execut
                                    executor=executor, on_chunk=on_chunk, progress=progress)
                 except Interrupted as exc:
                     if isinstance(exc.partial, SweepRun) and exc.partial.stats is not None:  # the chunks that finished
+                        if spool is not None:  # a Ctrl-C between a chunk's count and its rows' storage: keep what the count says
+                            spool.truncate(group, exc.partial.n_done)
                         load["load_average_end"] = os.getloadavg()
                         report.sections[group] = sweep_section(exc.partial, stored_bytes=stored(), estimate=state["estimate"],
                                                                keep_draws=keep_draws, scheduler=where, load=load)

@@ -247,7 +247,7 @@ def test_audit_gen_command(tmp_path):
     res = runner.invoke(app, ["audit-gen", str(tmp_path / "g.h5"), "--pairs", "80000", "--seed", "2", "--defect", "omega"])
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["audit", str(tmp_path / "g.h5"), "--out", str(tmp_path / "r.h5"), "--chunk-pairs", "16000"])
-    assert res.exit_code == 1 and "audit.omega_positive (refuted, expected holds)" in res.stderr
+    assert res.exit_code == 1 and "audit.omega_positive: refuted, expected holds" in res.stderr
     res = runner.invoke(app, ["audit-gen", str(tmp_path / "g.h5"), "--pairs", "80000"])
     assert res.exit_code == 2 and "exists" in res.stderr
 

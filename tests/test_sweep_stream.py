@@ -464,3 +464,31 @@ def test_cli_search_claims_and_section(tmp_path):
         assert set(g["kept_restarts"][()].tolist()) <= set(range(40)) and (g["verified_tightness"][()] <= 1).all()
     bad = runner.invoke(app, ["frozen-error", "--regime", "custom", "--phi", "0.5", "--omega", "1", "--search", "8", "--out", str(tmp_path / "c.h5")])
     assert bad.exit_code == 2 and "custom" in bad.stderr
+
+
+@pytest.mark.parametrize("stored_first", [False, True])
+def test_an_interrupt_during_a_chunks_storage_keeps_rows_and_count_equal(tmp_path, stored_first):
+    """CI saw an interrupted `--jobs 2` report with 62000 draws counted and 60000 stored: the count was
+    updated before the chunk's rows were written, and the Ctrl-C landed in between. Now the rows are written
+    first and the report keeps exactly the rows its count says (Spool.truncate): with the interrupt before
+    the second chunk's rows (the old order counted 200 draws against 100 rows) and after them."""
+    from nacverify.errors import Interrupted
+    from nacverify.frozen import run_sweep
+    from nacverify.report import Spool
+
+    spool = Spool(tmp_path / "r.h5")
+
+    def on_chunk(res):
+        if res.index == 1 and not stored_first:
+            raise KeyboardInterrupt
+        spool.append("g/members", res.stored())
+        if res.index == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as exc:
+        run_sweep("slow", 300, 0, chunk=100, on_chunk=on_chunk)
+    n_done = exc.value.partial.n_done
+    assert n_done == 100  # the first chunk only: the second was not delivered whole
+    spool.truncate("g", n_done)
+    assert {ds.shape[0] for ds in spool._file["g/members"].values()} == {n_done}
+    spool.discard()

@@ -336,12 +336,14 @@ def run_sweep(
     start = time.perf_counter()
 
     def deliver(res: ChunkResult) -> None:
-        run._absorb(res)
-        run.wall_seconds = time.perf_counter() - start
+        # the rows are stored before the chunk counts: an interrupt between the two leaves stored rows
+        # beyond n_done (the caller trims them), never a count without its rows
         if on_chunk is not None:
             t0 = time.perf_counter()
             on_chunk(res)
             run.write_seconds += time.perf_counter() - t0
+        run._absorb(res)
+        run.wall_seconds = time.perf_counter() - start
         if progress is not None:
             progress(run.n_done, spec.n)
 

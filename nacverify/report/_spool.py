@@ -81,6 +81,17 @@ class Spool:
             ds.resize((n + values.shape[0],))
             ds[n:] = values
 
+    def truncate(self, group: str, rows: int) -> None:
+        """Keep the first `rows` rows of every dataset of `group` (an interrupt can land between a chunk's
+        appends and its count: the report keeps exactly the rows its count says)."""
+        if self._file is None or group not in self._file:
+            return
+        datasets: list[h5py.Dataset] = []
+        self._file[group].visititems(lambda _, item: datasets.append(item) if isinstance(item, h5py.Dataset) else None)
+        for ds in datasets:  # every dataset below `group` (members/<name>, params/<name>)
+            if ds.shape[0] > rows:
+                ds.resize((rows,))
+
     def stored_bytes(self, group: str) -> int:
         """Bytes the datasets of `group` take on disk (compressed)."""
         if self._file is None or group not in self._file:
