@@ -12,6 +12,22 @@ from ._common import console, guarded, kind_totals
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 
+#: Up to this many selected claims, the table is followed by where each is decided and who cites it.
+DETAIL_LIMIT = 20
+
+
+def _print_provenance(claims) -> None:
+    from nacverify.ledger import load_ledgers
+    from nacverify.provenance import citing_items, defined_in
+
+    cited = citing_items(load_ledgers())
+    for claim in claims:
+        where = defined_in(claim)
+        console.print(f"{claim.id}", markup=False)
+        console.print(f"  defined in: {where} ({where.file}:{where.line})", markup=False, soft_wrap=True)
+        console.print(f"  ledger: {', '.join(cited.get(claim.id, [])) or '-'}", markup=False)
+
+
 @guarded
 def list_claims(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm3.*' (repeatable).")] = None,
@@ -19,7 +35,8 @@ def list_claims(
     as_json: JsonFlag = False,
 ) -> None:
     """List all registered claims: id, kind (whose statement: as-printed, reading, correction, implementation, lemma),
-    source, statement, expected verdict."""
+    source, statement, expected verdict. With at most 20 claims selected (e.g. --only ID), also where each is decided
+    (module:function, file:line) and the ledger items that cite it; --format json always gives both."""
     fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
     from nacverify import claims as claim_registry
@@ -41,3 +58,5 @@ def list_claims(
         table.add_row(escape(claim.id), str(claim.kind or "-"), escape(claim.source), escape(statement), claim.expected.value)
     console.print(table)
     console.print("kinds: " + ", ".join(f"{k} {n}" for k, n in kind_totals(claims).items()), markup=False)
+    if len(claims) <= DETAIL_LIMIT:
+        _print_provenance(claims)

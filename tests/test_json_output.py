@@ -52,7 +52,7 @@ def test_list_json():
 
     res = runner.invoke(app, ["list", "--only", "ltc.eq9.*", "--format", "json"])
     assert res.exit_code == 0, res.output
-    doc = valid(strict_loads(res.stdout), "nacverify.list/1")
+    doc = valid(strict_loads(res.stdout), "nacverify.list/2")
     expected = select(["ltc.eq9.*"])
     assert [c["id"] for c in doc["claims"]] == [c.id for c in expected] and doc["count"] == len(expected) > 0
     assert sum(doc["kinds"].values()) == len(expected)
@@ -88,7 +88,7 @@ def test_check_json_equals_report_show_json(tmp_path):
     one = valid(strict_loads(runner.invoke(app, ["report", "show", str(out), "--claim", "nac.thm1.euler.all_steps", "--format", "json"]).stdout), "nacverify.report/1")
     assert [c["id"] for c in one["claims"]] == ["nac.thm1.euler.all_steps"] and one["claims"][0]["witness"]["dt"] == 3.0
     assert runner.invoke(app, ["report", "show", str(out), "--claim", "no.such", "--format", "json"]).exit_code == 2
-    listed = valid(strict_loads(runner.invoke(app, ["check", *SMALL, "--list", "--format", "json"]).stdout), "nacverify.list/1")
+    listed = valid(strict_loads(runner.invoke(app, ["check", *SMALL, "--list", "--format", "json"]).stdout), "nacverify.list/2")
     assert [c["id"] for c in listed["claims"]] == sorted(verdicts)
 
 

@@ -5,7 +5,7 @@ The documents are plain JSON (no NaN or Infinity literals: a non-finite number i
 ``schema`` field; the JSON Schema files ship in ``nacverify/data/schema/`` and are described
 in reports/JSON_SCHEMA.md:
 
-- ``nacverify.list/1`` (`claims_document`): registered claims, for ``list`` and ``check --list``;
+- ``nacverify.list/2`` (`claims_document`): registered claims, for ``list`` and ``check --list``;
 - ``nacverify.report/1`` (`report_document`): a report read back, for ``check``, ``report show``
   and ``report export --to json`` (the export adds every array's values and the sections);
 - ``nacverify.coverage/2``: the ``coverage`` command's counts (built by the command).
@@ -31,7 +31,7 @@ from ._io import ClaimRecord, ReportData
 __all__ = ["SCHEMAS", "jsonable", "dumps", "claims_document", "report_document", "backends_document", "claims_csv", "load_schema", "CSV_COLUMNS"]
 
 #: schema name -> file in nacverify/data/schema/
-SCHEMAS = {"nacverify.list/1": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/2": "coverage.schema.json",
+SCHEMAS = {"nacverify.list/2": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/2": "coverage.schema.json",
            "nacverify.findings/1": "findings.schema.json", "nacverify.backends/1": "backends.schema.json"}
 
 CSV_COLUMNS = ("id", "group", "kind", "reading", "verdict", "expected", "as_expected", "seconds", "source", "statement", "assumptions",
@@ -82,20 +82,27 @@ def _counts(verdicts: Iterable[str]) -> dict[str, int]:
 
 
 def claims_document(claims: Iterable[Claim]) -> dict[str, Any]:
-    """``nacverify.list/1``: each claim's id, group, kind, reading, source, statement,
-    assumptions and expected verdict with its reason; and claims per kind."""
+    """``nacverify.list/2``: each claim's id, group, kind, reading, source, statement,
+    assumptions and expected verdict with its reason, where it is decided (`defined_in`:
+    module, function, file and line; `nacverify.provenance`) and the ledger items citing it
+    (``DOC:ITEM``); and claims per kind."""
+    from ..ledger import load_ledgers
+    from ..provenance import citing_items, defined_in
+
     claims = list(claims)
     kinds: dict[str, int] = {}
     for c in claims:
         k = str(c.kind) if c.kind else "none"
         kinds[k] = kinds.get(k, 0) + 1
     order = [k.value for k in Kind] + ["none"]
+    cited = citing_items(load_ledgers())
     return {
-        "schema": "nacverify.list/1",
+        "schema": "nacverify.list/2",
         "count": len(claims),
         "kinds": {k: kinds[k] for k in order if k in kinds},
         "claims": [{"id": c.id, "group": c.group, "kind": str(c.kind) if c.kind else "", "reading": c.reading, "source": c.source,
-                    "statement": c.statement, "assumptions": c.assumptions, "expected": c.expected.value, "expected_reason": c.expected_reason}
+                    "statement": c.statement, "assumptions": c.assumptions, "expected": c.expected.value, "expected_reason": c.expected_reason,
+                    "defined_in": defined_in(c).as_dict(), "ledger": cited.get(c.id, [])}
                    for c in claims],
     }
 

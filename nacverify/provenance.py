@@ -1,0 +1,181 @@
+"""Where a claim is decided, and which ledger items cite it.
+
+A claim's `check` is a function, a closure made by a factory, a lambda that calls the function
+doing the work, a `functools.partial`, or the bound `outcome` of a proof obligation
+(`nacverify.symbolic.obligation.Obligation`). `defined_in` follows each of these to the
+module-level object a reader opens:
+
+- a plain function: itself;
+- a partial: the function it wraps;
+- a closure or a nested function (``factory.<locals>.check``): the module-level factory;
+- a lambda: the function its outermost call calls, read from its bytecode: the first function
+  it loads, whether a global, a closure cell or a default argument (a lambda handed in is
+  followed in turn; the claims module's own helpers, such as `with_reading`, only relabel an
+  outcome and are skipped); calling none, the function it is written in;
+- a proof obligation: the proof module's ``OBLIGATIONS`` list, at the obligation's line.
+
+`citing_items` inverts the ledger: the ``DOC:ITEM`` keys of every ledger item whose
+``claims`` name the claim.
+"""
+
+from __future__ import annotations
+
+import dis
+import functools
+import importlib
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import FunctionType
+
+from .claims import Claim
+
+__all__ = ["Definition", "defined_in", "citing_items"]
+
+#: Helpers that wrap or relabel an outcome; a lambda calling them is decided by what it calls next.
+_RELABELLING_MODULES = frozenset({"nacverify.claims"})
+
+
+@dataclass(frozen=True)
+class Definition:
+    """The module-level object that decides a claim: ``module:qualname``, its file relative to
+    the installed package's parent folder, and the line it starts on."""
+
+    module: str
+    qualname: str
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.module}:{self.qualname}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {"module": self.module, "function": self.qualname, "file": self.file, "line": self.line}
+
+
+def _package_root() -> Path:
+    return Path(importlib.import_module("nacverify").__file__).resolve().parent.parent
+
+
+def _relative(path: str | None) -> str:
+    if not path:
+        return ""
+    resolved = Path(path).resolve()
+    try:
+        return resolved.relative_to(_package_root()).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+def _outermost(function: FunctionType) -> Callable | None:
+    """The module-level function a nested function is written in (``f.<locals>.g`` -> ``f``)."""
+    head = function.__qualname__.split(".<locals>.")[0]
+    if head == function.__qualname__:
+        return function
+    module = importlib.import_module(function.__module__)
+    target: object = module
+    for part in head.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            return None
+    return target if callable(target) else None
+
+
+def _value_of(function: FunctionType, instruction: dis.Instruction) -> object:
+    """What a load instruction of a lambda's body loads: a global, a closure cell or a default."""
+    code = function.__code__
+    if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+        return function.__globals__.get(instruction.argval)
+    if instruction.opname in ("LOAD_DEREF", "LOAD_CLASSDEREF") and instruction.argval in code.co_freevars:
+        cell = (function.__closure__ or ())[code.co_freevars.index(instruction.argval)]
+        return cell.cell_contents
+    if instruction.opname == "LOAD_FAST":
+        names = code.co_varnames[: code.co_argcount]
+        defaults = function.__defaults__ or ()
+        offset = len(names) - len(defaults)
+        if instruction.argval in names[offset:]:
+            return defaults[names.index(instruction.argval) - offset]
+        return (function.__kwdefaults__ or {}).get(instruction.argval)
+    return None
+
+
+def _called_function(function: FunctionType) -> Callable | None:
+    """The function a lambda's outermost call calls: the first function its body loads that is
+    not a relabelling helper (a global, a closure cell or a default argument)."""
+    for instruction in dis.get_instructions(function):
+        value = _value_of(function, instruction)
+        while isinstance(value, functools.partial):
+            value = value.func
+        if inspect.ismethod(value):
+            value = value.__func__
+        if not (inspect.isfunction(value) or inspect.isclass(value)):
+            continue
+        if (getattr(value, "__module__", "") or "") in _RELABELLING_MODULES:
+            continue
+        return value
+    return None
+
+
+def _of_object(target: Callable) -> Definition:
+    target = inspect.unwrap(target)
+    file = inspect.getsourcefile(target)
+    try:
+        line = inspect.getsourcelines(target)[1]
+    except (OSError, TypeError):
+        line = 0
+    return Definition(module=target.__module__, qualname=target.__qualname__, file=_relative(file), line=line)
+
+
+def _of_obligation(obligation: object) -> Definition:
+    from .symbolic.discover import proof_modules
+
+    literal = re.compile(r"""(["'])""" + re.escape(obligation.id) + r"""\1""")
+    for name in proof_modules():
+        module = importlib.import_module(name)
+        if obligation not in getattr(module, "OBLIGATIONS", ()):
+            continue
+        file = inspect.getsourcefile(module)
+        lines = Path(file).read_text(encoding="utf-8").splitlines() if file else []
+        line = next((number for number, text in enumerate(lines, 1) if literal.search(text)), 0)
+        return Definition(module=name, qualname="OBLIGATIONS", file=_relative(file), line=line)
+    raise LookupError(f"obligation {obligation.id} is in no proof module's OBLIGATIONS")
+
+
+def defined_in(claim: Claim) -> Definition:
+    """The module-level object that decides `claim` (see the module docstring)."""
+    from .symbolic.obligation import Obligation
+
+    check: object = claim.check
+    while isinstance(check, functools.partial):
+        check = check.func
+    if inspect.ismethod(check) and isinstance(check.__self__, Obligation):
+        return _of_obligation(check.__self__)
+    if inspect.ismethod(check):
+        check = check.__func__
+    if not inspect.isfunction(check):
+        return _of_object(type(check))
+    while check.__name__ == "<lambda>":
+        called = _called_function(check)
+        if called is None:
+            break
+        if inspect.isclass(called) or called.__name__ != "<lambda>":
+            if isinstance(called, FunctionType) and "<locals>" in called.__qualname__:
+                called = _outermost(called) or called
+            return _of_object(called)
+        check = called
+    outer = _outermost(check)
+    if outer is None:
+        raise LookupError(f"claim {claim.id}: cannot find the module-level function of {check.__qualname__}")
+    return _of_object(outer)
+
+
+def citing_items(ledgers: Mapping[str, object]) -> dict[str, list[str]]:
+    """Claim id -> the ``DOC:ITEM`` keys of the ledger items that cite it, in ledger order."""
+    cited: dict[str, list[str]] = {}
+    for ledger in ledgers.values():
+        for item in ledger.items:
+            for claim_id in item.claims:
+                cited.setdefault(claim_id, []).append(item.key)
+    return cited
