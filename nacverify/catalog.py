@@ -10,7 +10,9 @@ from .checks import claims as _numeric_claims  # noqa: F401
 from .checks import solver_agreement as _solver_claims  # noqa: F401
 from .checks import model_claims as _model_claims  # noqa: F401
 from .checks import locality_sparse as _locality_sparse_claims  # noqa: F401
-from .checks import paper_tables as _paper_tables_claims  # noqa: F401
+from .checks import nac_table1 as _nac_table1_claims  # noqa: F401
+from .checks import nac_runtime_table as _nac_runtime_table_claims  # noqa: F401
+from .checks import nac_datasets as _nac_datasets_claims  # noqa: F401
 from .checks import nac_text as _nac_text_claims  # noqa: F401
 from .checks import nac_readings as _nac_readings_claims  # noqa: F401
 from .checks import nac_complexity as _nac_complexity_claims  # noqa: F401

@@ -1,5 +1,5 @@
 """The printed tables of seeds 000 and 001 (nacverify/data/paper*.csv) and the claims on them
-(nacverify/checks/paper_tables.py).
+(nacverify/checks/_tables.py, nac_table1.py, nac_runtime_table.py, nac_datasets.py).
 
 The transcriptions are re-parsed from the seeds when ../shared/seeds exists; every other expected
 number below was read off the seed text or computed by hand, not by the code under test."""
@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks import paper_tables as pt
+from nacverify.checks import _tables as pt
+from nacverify.checks import nac_runtime_table as runtime_mod
+from nacverify.checks import nac_table1 as table1_mod
 from nacverify.claims import CheckContext, Kind, Verdict, evaluate, registry
 from nacverify.ledger import find_seeds_dir
 
@@ -200,18 +202,18 @@ def test_loaded_tables_hand_read_cells():
 
 
 def test_rank_column_ties_by_hand():
-    comp, dense = pt.rank_column([3.0, 1.0, 3.0, 2.0], higher_is_better=True)
+    comp, dense = table1_mod.rank_column([3.0, 1.0, 3.0, 2.0], higher_is_better=True)
     assert comp.tolist() == [1, 4, 1, 3] and dense.tolist() == [1, 3, 1, 2]
-    comp, dense = pt.rank_column([3.0, 1.0, 3.0, 2.0], higher_is_better=False)
+    comp, dense = table1_mod.rank_column([3.0, 1.0, 3.0, 2.0], higher_is_better=False)
     assert comp.tolist() == [3, 1, 3, 2] and dense.tolist() == [3, 1, 3, 2]
 
 
 def test_throughput_interval_by_hand():
-    lo, hi = pt.throughput_interval("0.0016", "625.00")  # r in [0.00155, 0.00165], +-0.005
+    lo, hi = runtime_mod.throughput_interval("0.0016", "625.00")  # r in [0.00155, 0.00165], +-0.005
     assert lo == pytest.approx(1 / 0.00165 - 0.005) and hi == pytest.approx(1 / 0.00155 + 0.005)
-    lo, hi = pt.throughput_interval("7.222", "0.139")
+    lo, hi = runtime_mod.throughput_interval("7.222", "0.139")
     assert hi == pytest.approx(1 / 7.2215 + 0.0005) and hi < 0.139  # 1/7.222 = 0.138466 rounds to 0.138, not 0.139
-    lo, hi = pt.throughput_interval("7.222", "0.139", 1.0)
+    lo, hi = runtime_mod.throughput_interval("7.222", "0.139", 1.0)
     assert lo <= 0.139 <= hi
 
 
@@ -316,29 +318,29 @@ def _fake_table(monkeypatch, column: str, values: dict[str, float], version: str
     for m, x in values.items():
         mean[column][real.index(m)] = x
     fake = pt.ResultsTable(version, real.models, mean, real.std, real.bold)
-    monkeypatch.setattr(pt, "results_table", lambda v: fake if v == version else pt.results_table.__wrapped__(v))
+    monkeypatch.setattr(table1_mod, "results_table", lambda v: fake if v == version else pt.results_table.__wrapped__(v))
 
 
 def test_placement_holds_once_the_table_supports_it(monkeypatch):
     # lower mTAN below LSTM/GRU and NAC-Euler below them too: then PW 1st, Steady 2nd, LSTM = GRU 3rd
     _fake_table(monkeypatch, "carracing", {"mTAN": 80.0, "NAC-Euler": 80.0})
-    out = pt._placements_outcome("001", "carracing", [(1, ("NAC-PW",), 80.72), (2, ("NAC-Steady",), 80.62), (3, ("LSTM", "GRU"), 80.60)])
+    out = table1_mod._placements_outcome("001", "carracing", [(1, ("NAC-PW",), 80.72), (2, ("NAC-Steady",), 80.62), (3, ("LSTM", "GRU"), 80.60)])
     assert out.verdict == Verdict.HOLDS
 
 
 def test_placement_accepts_dense_rank_after_a_tie(monkeypatch):
     # tie two rows for first place: the next row is 3rd by competition rank and 2nd by dense rank
     _fake_table(monkeypatch, "emnist", {"NAC-Exact/05s/8k": 96.64})
-    out = pt._placements_outcome("001", "emnist", [(1, ("NAC-PW", "NAC-Exact/05s/8k"), 96.64), (2, ("GRU-ODE",), 96.04)])
+    out = table1_mod._placements_outcome("001", "emnist", [(1, ("NAC-PW", "NAC-Exact/05s/8k"), 96.64), (2, ("GRU-ODE",), 96.04)])
     assert out.verdict == Verdict.HOLDS
-    out = pt._placements_outcome("001", "emnist", [(4, ("GRU-ODE",), 96.04)])
+    out = table1_mod._placements_outcome("001", "emnist", [(4, ("GRU-ODE",), 96.04)])
     assert out.verdict == Verdict.REFUTED
 
 
 def test_matches_or_beats_flips_with_the_table(monkeypatch):
     _fake_table(monkeypatch, "pronostia", {"ContiFormer": 37.6})
-    assert pt._nac_vs_baselines("001", "std").verdict == Verdict.HOLDS  # 37.50 vs 37.6, CarRacing within std
-    assert pt._nac_vs_baselines("001", "none").verdict == Verdict.REFUTED  # CarRacing mTAN still ahead
+    assert table1_mod._nac_vs_baselines("001", "std").verdict == Verdict.HOLDS  # 37.50 vs 37.6, CarRacing within std
+    assert table1_mod._nac_vs_baselines("001", "none").verdict == Verdict.REFUTED  # CarRacing mTAN still ahead
 
 
 # --- disputed refutations mended: thresholds of ours report where they flip; observations are lemmas

@@ -26,8 +26,9 @@ from functools import partial
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from .paper_tables import (SEED000, SEED001, _cv_splits, _memory_below_mtan, _runtime_between_cfc_and_slow, _udacity_metric, dataset_settings,
-                           dataset_splits, dataset_table5, hyperparameter_table, results_table)
+from ._tables import SEED000, SEED001, dataset_settings, dataset_splits, dataset_table5, hyperparameter_table, results_table
+from .nac_datasets import _cv_splits, _udacity_metric
+from .nac_runtime_table import _memory_below_mtan, _runtime_between_cfc_and_slow
 
 __all__ = ["reading_claims"]
 

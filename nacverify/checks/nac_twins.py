@@ -222,13 +222,13 @@ def count_claims() -> list[Claim]:
 
 
 # ----------------------------------------------------------------------------- 000's Appendix D.4 comparisons (001: Section 3.4)
-#: 000's D.4 paragraph states the comparisons 001 states in Section 3.4 (paper_tables: nac001.table2.*), over 000's own Table 5
+#: 000's D.4 paragraph states the comparisons 001 states in Section 3.4 (nac_runtime_table: nac001.table2.*), over 000's own Table 5
 D4 = f"{SEED000}, Appendix D.4 (Run Time and Memory Experiments) and Table 5"
 ALL_ROWS = "'every NAC row' (ablations included) is our quantifier: the sentence says 'NAC'; flips_at = the share of NAC rows that pass"
 
 
 def _table000():
-    from .paper_tables import runtime_table
+    from ._tables import runtime_table
 
     return runtime_table("000")
 
@@ -258,7 +258,7 @@ def _d4_runtime(ncp_only: bool) -> Outcome:
 
 
 def _d4_memory_mtan(default_only: bool) -> Outcome:
-    from .paper_tables import DEFAULT_NAC
+    from ._tables import DEFAULT_NAC
 
     t = _table000()
     limit = t.row("mTAN")["memory_mb"]
@@ -268,7 +268,7 @@ def _d4_memory_mtan(default_only: bool) -> Outcome:
 
 
 def _d4_nac2k_least(among_ncp_nac: bool) -> Outcome:
-    from .paper_tables import CT_ATTENTIONS
+    from ._tables import CT_ATTENTIONS
 
     t = _table000()
     pool = _nac_models(t, True) if among_ncp_nac else list(CT_ATTENTIONS) + _nac_models(t, False)
@@ -289,7 +289,7 @@ def _d4_sparsity_direction() -> Outcome:
 
 
 def _d4_topk_memory() -> Outcome:
-    from .paper_tables import DEFAULT_NAC
+    from ._tables import DEFAULT_NAC
 
     t = _table000()
     names = ["NAC-2k", DEFAULT_NAC, "NAC-32k", "NAC-PW"]
