@@ -1,0 +1,241 @@
+"""The ledger's side of `nacverify report html` (`nacverify.report.html`): the index's header
+and the gate's banner (a link to each claim whose verdict differs from the expected one, with
+its reason), the findings per document, the page of each document (its items: quote, finding,
+claims), the claims not as expected or in no ledger item, the "unexpected only" switch (a CSS
+``:target`` filter) and each claim's details, collapsed in ``<details>``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ._html_parts import _Page, _badge, _clip, _e, _fmt, _ok, _slug, _table
+from ._io import ClaimRecord, ReportData
+from . import figures
+
+MAX_BANNER = 25  # claims named in the gate's banner; the "unexpected only" view lists every one
+
+CLAIMS_PAGE = "claims.html"  # the claims' details, beside index.html
+
+
+def _anchor(cid: str) -> str:
+    return f"claim-{_slug(cid)}"
+
+
+def _href(cid: str, docs: "_Documents") -> str:
+    """The link to a claim's details, on its claims page."""
+    return f"{docs.page_of(cid)}#{_anchor(cid)}"
+
+
+def _item_anchor(doc: str, item: str) -> str:
+    return f"item-{_slug(item)}"
+
+
+def _doc_page(doc: str) -> str:
+    return f"doc-{_slug(doc)}.html"
+
+
+def _row_class(ok: bool) -> str:
+    return "ok" if ok else "unexpected"
+
+
+def _claim_ref(c: ClaimRecord, docs: "_Documents") -> str:
+    """A link to the claim's details, its verdict, and what was expected when it differs."""
+    mark = "" if _ok(c) else f' <b class="x">&ne; expected {_e(c.expected)}</b>'
+    v = c.verdict if c.verdict in figures.VERDICT_COLORS else "error"
+    return f'<a href="{_e(_href(c.id, docs))}">{_e(c.id)}</a> <i class="{v}">{_e(c.verdict)}</i>{mark}'
+
+
+def _header(page: _Page, data: ReportData, docs: "_Documents") -> None:
+    a = data.attrs
+    page.add(f'<h1 id="top">nacverify report: {_e(data.path.name)}</h1>')
+    if not data.complete:
+        page.add(f'<div class="banner bad">INCOMPLETE: the run was interrupted; this file holds what finished. {_e(a.get("note", ""))}</div>')
+    unexpected = [c for c in data.claims.values() if not _ok(c)]
+    counts: dict[str, int] = {}
+    for c in data.claims.values():
+        counts[c.verdict] = counts.get(c.verdict, 0) + 1
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no claims"
+    if unexpected:
+        items = []
+        for c in unexpected[:MAX_BANNER]:
+            why = f" (expected because: {_clip(c.expected_reason, 160)})" if c.expected_reason else ""
+            items.append(f'<li><a href="{_e(_href(c.id, docs))}">{_e(c.id)}</a>: verdict {_e(c.verdict)}, expected {_e(c.expected)}: '
+                         f'{_e(_clip(c.message, 300))}<span class="small">{_e(why)}</span></li>')
+        more = (f'<li>and {len(unexpected) - MAX_BANNER} more: <a href="#unexpected">every claim not as expected</a></li>'
+                if len(unexpected) > MAX_BANNER else "")
+        page.add(f'<div class="banner bad">{len(unexpected)} of {len(data.claims)} verdicts differ from the expected ones (the gate fails):'
+                 f'<ul>{"".join(items)}{more}</ul></div>')
+    elif data.claims:
+        page.add(f'<div class="banner good">all {len(data.claims)} verdicts as expected ({_e(summary)})</div>')
+    try:
+        versions = json.loads(a.get("library_versions", "{}"))
+        versions_text = ", ".join(f"{k} {v}" for k, v in versions.items())
+    except (TypeError, ValueError):
+        versions_text = str(a.get("library_versions", ""))
+    rows = [
+        ["command", a.get("command", "")],
+        ["seed", data.seed_text],
+        ["created (UTC)", a.get("created_utc", "")],
+        ["verdicts", summary],
+        ["device", a.get("device", "")],
+        ["platform", a.get("platform", "")],
+        ["versions", versions_text],
+        ["schema", f"{a.get('format', '')} {a.get('schema_version', '')}"],
+    ]
+    page.add('<table class="meta">' + "".join(f"<tr><td>{_e(k)}</td><td class=\"mono\">{_e(v)}</td></tr>" for k, v in rows) + "</table>")
+
+
+@dataclass
+class _Documents:
+    """The ledger as this report sees it: per document, its title and (item, finding) pairs for
+    every item whose claims the report holds; the items of each claim (document, item id)."""
+
+    rows: dict[str, tuple[str, list]] = field(default_factory=dict)
+    items_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    @property
+    def in_items(self) -> set[str]:
+        return set(self.items_of)
+
+    def page_of(self, cid: str) -> str:
+        """The page holding the claim's details: that of the first document whose item names it."""
+        first = self.items_of.get(cid)
+        return f"claims-{first[0][0]}.html" if first else CLAIMS_PAGE
+
+
+def _documents(data: ReportData) -> _Documents:
+    from ..findings import item_finding, report_claims
+    from ..ledger import load_ledgers
+
+    out = _Documents()
+    if not data.claims:
+        return out
+    from ..claims import Verdict
+
+    known = {v.value for v in Verdict}  # a record with a verdict this version does not know stays out of the findings (its items too)
+    claims, verdicts = report_claims(c for c in data.claims.values() if c.verdict in known)
+    for doc, ledger in load_ledgers().items():
+        rows = [(it, item_finding(it, verdicts, claims)) for it in ledger.items if all(c in claims for c in it.claims)]
+        if not any(it.claims for it, _ in rows):  # a document this report checks nothing of
+            continue
+        out.rows[doc] = (ledger.title, rows)
+        for it, _ in rows:
+            for cid in it.claims:
+                out.items_of.setdefault(cid, []).append((doc, it.item))
+    return out
+
+
+def _findings_section(page: _Page, data: ReportData, docs: _Documents) -> None:
+    """One finding per ledger item (`nacverify.findings`), counted per document; each document
+    name leads to its section."""
+    from ..findings import FINDINGS
+
+    if not docs.rows:
+        return
+    page.add('<h2 id="findings">Findings</h2><p>One finding per ledger item (a statement of a document), however many claims '
+             "check it: <i>error</i> only when the statement fails under its most charitable reading. Claims are the unit of "
+             "evidence and of the gate. Each document has a page: its items with their quote, finding and claims.</p>")
+    rows = []
+    for doc, (_, items) in docs.rows.items():
+        counts = Counter(f.finding for _, f in items)
+        title = _e(_clip(docs.rows[doc][0], 90))
+        rows.append([f'<a href="{_e(_doc_page(doc))}">{_e(doc)}</a>', title, *[str(counts.get(name, 0)) for name in FINDINGS]])
+    page.add(_table(["document", "title", *FINDINGS], rows, raw=True))
+
+
+def _filter(page: _Page, data: ReportData, everything: str = "top", count: int | None = None) -> None:
+    """The "unexpected only" switch: a link to the empty ``#unexpected-only`` element, whose
+    ``:target`` state hides (CSS) every later block marked ``ok``. No script."""
+    n = sum(not _ok(c) for c in data.claims.values()) if count is None else count
+    s = "" if n == 1 else "s"
+    page.add('<div id="unexpected-only"></div>')
+    page.add(f'<p class="small">View: <a href="#unexpected-only">unexpected only</a> ({n} claim{s} not as expected here) '
+             f'&middot; <a href="#{everything}">everything</a></p>')
+    page.add(f'<p class="only banner {"bad" if n else "good"}">Showing only what differs from the expected verdicts: '
+             f'{n} claim{s}{"" if n else ": nothing to show, every verdict here is as expected"}. '
+             f'<a href="#{everything}">Show everything</a>.</p>')
+
+
+def _document_page(page: _Page, data: ReportData, docs: _Documents, doc: str) -> None:
+    """One document's items: item and location, finding, the quote (with the defence tried, or
+    why the item cannot be checked, collapsed) and its claims with their verdicts."""
+    title, items = docs.rows[doc]
+    bad_items = {it.item for it, _ in items if any(not _ok(data.claims[c]) for c in it.claims)}
+    counts = Counter(f.finding for _, f in items)
+    page.add(f'<h1 id="top">{_e(doc)}: {_e(title)}</h1><p><a href="index.html">the report</a> (banner, figures, every document)</p>')
+    page.add("<p>" + _e(", ".join(f"{n} {name}" for name, n in counts.items())) + f" (one finding per item); {len(bad_items)} item{'' if len(bad_items) == 1 else 's'} with a verdict not as expected</p>")
+    _filter(page, data, everything="documents", count=sum(not _ok(data.claims[c]) for c in {c for it, _ in items for c in it.claims}))
+    page.add('<h2 id="documents">Items</h2>')
+    rows, classes = [], []
+    for it, f in items:
+        defense = f.defense if f.finding != "holds" or not it.claims else ""
+        quote = _e(it.quote)
+        if defense:
+            quote += f'<details><summary>{"why" if f.finding == "not-checkable" else "defence"}</summary>{_e(defense)}</details>'
+        refs = "<br>".join(_claim_ref(data.claims[c], docs) for c in it.claims) or "<small>none</small>"
+        rows.append([f'<span id="{_e(_item_anchor(doc, it.item))}">{_e(it.item)}</span><br><small>{_e(it.location)}</small>',
+                     f'<b class="f-{_e(f.finding)}">{_e(f.finding)}</b>', quote, refs])
+        classes.append(_row_class(it.item not in bad_items))
+    page.add(_table(["item", "finding", "quote", "claims"], rows, classes, raw=True))
+
+
+def _unexpected_section(page: _Page, data: ReportData, docs: _Documents) -> None:
+    """Every claim not as expected, with its items (links into the document pages) and message."""
+    bad = [c for c in data.claims.values() if not _ok(c)]
+    page.add('<h2 id="unexpected">Not as expected</h2>')
+    if not bad:
+        page.add(f"<p>Every verdict is as expected ({len(data.claims)} claims).</p>" if data.claims else "<p>This report holds no claims.</p>")
+        return
+    rows = []
+    for c in bad:
+        where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, [])) or "-"
+        rows.append([_claim_ref(c, docs), where, _e(_clip(c.message, 300))])
+    page.add(_table(["claim", "ledger items", "message"], rows, ["unexpected"] * len(rows), raw=True))
+
+
+def _unledgered_section(page: _Page, data: ReportData, docs: _Documents) -> None:
+    rest = [c for c in data.claims.values() if c.id not in docs.in_items]
+    if not rest:
+        return
+    page.add(f'<h2 id="claims">Claims{" in no ledger item" if docs.rows else ""} ({len(rest)})</h2>')
+    _filter(page, data, everything="claims", count=sum(not _ok(c) for c in rest))
+    rows = [[_claim_ref(c, docs), _e(c.kind or "-"), _e(c.group), _e(_clip(c.message, 240))] for c in rest]
+    page.add(_table(["claim", "kind", "group", "message"], rows, [_row_class(_ok(c)) for c in rest], raw=True))
+
+
+def _location(c: ClaimRecord, in_item: bool) -> str:
+    """The claim's source; for a claim of a ledger item, only the part before the quoted words
+    (the item's section shows the quote)."""
+    if not in_item:
+        return c.source
+    cut = min((i for i in (c.source.find(" '"), c.source.find(' "')) if i > 0), default=-1)
+    return c.source if cut < 0 else c.source[:cut].rstrip(" ,:") + " (quoted in its item)"
+
+
+def _claim_details(page: _Page, claims: list[ClaimRecord], docs: _Documents) -> None:
+    """Each claim as a collapsed ``<details>``: the texts, then the evidence's scalars and
+    witness (a scalar equal to its witness entry or to a text above is left out) and the
+    arrays' names and shapes (their figures, where drawn, are on the index page)."""
+    page.add('<h2 id="details">Claim details</h2>')
+    for c in claims:
+        where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, []))
+        head = f'<summary>{_e(c.id)} {_badge(c.verdict)} <span class="small">expected {_e(c.expected)}</span></summary>'
+        lines = [("statement", c.statement), ("message", c.message), ("expected because", c.expected_reason), ("assumptions", c.assumptions),
+                 ("source", _location(c, c.id in docs.items_of)), ("reading", c.reading), ("threshold", c.threshold)]
+        shown = {str(v) for _, v in lines if v}
+        witness = {k: _fmt(v, 120) for k, v in c.witness.items()}
+        scalars = {k: _fmt(v, 120) for k, v in c.scalars.items() if witness.get(k) != _fmt(v, 120) and str(v) not in shown}
+        if scalars:
+            lines.append(("scalars", "; ".join(f"{k} = {v}" for k, v in scalars.items())))
+        if witness:
+            lines.append(("witness", "; ".join(f"{k} = {v}" for k, v in witness.items())))
+        if c.arrays:
+            lines.append(("arrays", ", ".join(f"{k} {'x'.join(map(str, v.shape))}" for k, v in c.arrays.items())))
+        lines.append(("kind, group, seconds", f"{c.kind or '-'}, {c.group}, {c.seconds:.3g}"))
+        body = "".join(f"<p><b>{_e(k)}</b> {_e(v)}</p>" for k, v in lines if v)
+        if where:
+            body += f"<p><b>ledger items</b> {where}</p>"
+        page.add(f'<details class="cl {_row_class(_ok(c))}" id="{_e(_anchor(c.id))}">{head}{body}</details>')
+
