@@ -15,7 +15,10 @@ from .checks import nac_runtime_table as _nac_runtime_table_claims  # noqa: F401
 from .checks import nac_datasets as _nac_datasets_claims  # noqa: F401
 from .checks import nac_text as _nac_text_claims  # noqa: F401
 from .checks import nac_readings as _nac_readings_claims  # noqa: F401
-from .checks import nac_complexity as _nac_complexity_claims  # noqa: F401
+from .checks import nac_algorithms as _nac_algorithms_claims  # noqa: F401
+from .checks import nac_curation_cost as _nac_curation_cost_claims  # noqa: F401
+from .checks import nac_table3 as _nac_table3_claims  # noqa: F401
+from .checks import nac_units as _nac_units_claims  # noqa: F401
 from .checks import ltc_more as _ltc_more_claims  # noqa: F401
 from .checks import ltc_equations as _ltc_equations_claims  # noqa: F401
 from .checks import charitable_nac as _charitable_nac_claims  # noqa: F401

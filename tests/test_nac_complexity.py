@@ -1,4 +1,5 @@
-"""Counts behind the complexity claims (nacverify.checks.nac_complexity), derived by hand."""
+"""Counts behind the complexity claims (nacverify.checks._costs; the claims: nac_algorithms, nac_curation_cost, nac_table3,
+nac_units), derived by hand."""
 
 import math
 
@@ -6,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from nacverify.checks.nac_complexity import (
+from nacverify.checks._costs import (
     alg2_block_literal,
     alg2_block_sizes,
     alg2_exact_literal,
@@ -105,7 +106,7 @@ def test_fit_slope_recovers_power():
 def test_slope_reaches_closed_forms():
     """Local slope of F = q n^2 + b n + c is (2 q n^2 + b n)/F. F = n^2 + 100: 2n^2 = 1.8(n^2 + 100) at n = 30;
     F = n^2 + n: 0.2 n^2 = 0.8 n at n = 4."""
-    from nacverify.checks.nac_complexity import slope_reaches
+    from nacverify.checks.nac_table3 import slope_reaches
 
     n = np.array([10, 20])
     assert math.isclose(slope_reaches(n, n**2 + 100.0, 1.0, 1.8), 30.0, rel_tol=1e-12)

@@ -7,7 +7,7 @@ no claim checked that reading yet, it is checked here; the ledger names it ``cha
 * ``nac000.alg2.well_defined.padded``: Algorithm 2 with the partial last block kept and ``top_k``
   taking at most as many entries as exist (the convention its own ``K_eff <- min(K, size(K_cand))``
   writes out) is defined for every $T_k \ge 1$, $K \ge 1$ (the literal transcription
-  `nac_complexity.alg2_block_literal` runs on a grid).
+  `_costs.alg2_block_literal` runs on a grid).
 * ``nac000.s22.no_exact_dot``: 000's "$\phi$ cannot reproduce exact dot products": $\phi = \sigma(\cdot)$
   lies in $(0, 1)$ while $q \cdot k = \lambda^2 q_0 \cdot k_0$ on the ray $\lambda [q_0; k_0]$ is unbounded.
 * ``nac001.eq15.gate_range``: eq. 15 defines $\phi$ as a sigmoid of the backbone output, a gate in $(0, 1)$.
@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from .nac_complexity import alg2_block_literal, alg2_block_sizes
+from ._costs import alg2_block_literal, alg2_block_sizes
 
 __all__ = ["charitable_claims", "value_path_fit"]
 

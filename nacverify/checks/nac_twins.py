@@ -23,7 +23,7 @@ import re
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from .nac_complexity import _sds, fit_slope, jaxpr_stats
+from ._costs import _sds, fit_slope, jaxpr_stats
 
 __all__ = ["twin_claims", "count_claims", "rnn_dot_flops", "attention_dot_flops", "stated_and_listed", "table4_heads"]
 
