@@ -2,8 +2,9 @@ r"""LTC equation reference (seed 002), sections 2-8: the statements made *about*
 equations (what a parameter does, what a term does, where a bound comes from), checked
 in SymPy. Only the statements that hold live here; the refuted ones (eq. 6's A and B,
 eq. 7's decay term with tanh, eq. 13 without its initial condition, eq. 16, section 8's
-comparison, the parameter shapes) are claims of `nacverify.checks.ltc_equations`, each
-with its counterexample.
+comparison, the parameter shapes) are claims of `nacverify.checks.ltc_model_equations`,
+`nacverify.checks.ltc_bounds_2018` and `nacverify.checks.ltc_trajectory_length`, each with its
+counterexample.
 
     C dV/dt = G (V_L - V) + sum_j I_in                                   (1)
     I_s = w sigma (E - V_i),  sigma = 1/(1 + exp(-gamma (V_j + mu)))    (2, 2a)

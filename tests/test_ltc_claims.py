@@ -4,8 +4,14 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from nacverify.checks.ltc_checks import N, batched_rhs, draw_networks, ltc_claims
+from nacverify.checks._ltc_common import N, batched_rhs, draw_networks
+from nacverify.checks.ltc_bounds import bounds_claims
+from nacverify.checks.ltc_stability import stability_claims
 from nacverify.claims import CheckContext, Verdict, evaluate
+
+
+def ltc_claims():
+    return [*bounds_claims(), *stability_claims()]
 
 QUICK = CheckContext(seed=0, quick=True)
 

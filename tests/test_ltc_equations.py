@@ -1,6 +1,7 @@
-"""Seed 002's statements about its equations (proofs/ltc_equations.py and
-nacverify/checks/ltc_equations.py): verdicts, and each counterexample recomputed here by
-hand (plain floats, fractions, numpy, a hand-written RK4), never with the code under test."""
+"""Seed 002's statements about its equations (proofs/ltc_equations.py and the claim modules
+nacverify/checks/ltc_model_equations.py, ltc_bounds_2018.py, ltc_trajectory_length.py and
+ltc_table11.py): verdicts, and each counterexample recomputed here by hand (plain floats,
+fractions, numpy, a hand-written RK4), never with the code under test."""
 
 import math
 from fractions import Fraction
@@ -9,7 +10,10 @@ import numpy as np
 import pytest
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks import ltc_equations as le
+from nacverify.checks import ltc_bounds_2018 as lb18
+from nacverify.checks import ltc_model_equations as lme
+from nacverify.checks import ltc_table11 as lt11
+from nacverify.checks import ltc_trajectory_length as ltl
 from nacverify.claims import CheckContext, Verdict, evaluate, registry
 from nacverify.symbolic import all_obligations
 
@@ -18,7 +22,7 @@ PROOFS = [ob for ob in all_obligations() if ob.source.startswith("002") and ob.i
     "ltc.eq3.bidirectional", "ltc.eq3.linear_term.rate", "ltc.eq4.from_eq1", "ltc.eq5a.monotone", "ltc.eq6.decay",
     "ltc.eq6.drive.shared_reversal", "ltc.eq7.pulls_to_zero.sigmoid", "ltc.eq10.gap_lower", "ltc.eq10.attainment",
     "ltc.eq13.invariant", "ltc.eq15.growth_bound", "ltc.eq16.corrected", "ltc.sec8.larger_bound.small_dt"}]
-CLAIMS = {c.id: c for c in le.equation_claims()}
+CLAIMS = {c.id: c for c in [*lme.model_equation_claims(), *lb18.bounds_2018_claims(), *ltl.trajectory_length_claims(), *lt11.table11_claims()]}
 
 
 def run(claim_id, quick=True):
@@ -180,7 +184,7 @@ def test_eq16_condition_against_time_varying_F():
         tau, M = 1.0, rng.choice([0.5, 1.0, 2.0])
         K = tau * (A + B * M) / (1 + tau * M)
         lo, hi = min(abs(x0), K), max(abs(x0), K)
-        cond = le.eq16_condition(x0, A, B, tau, M)
+        cond = lb18.eq16_condition(x0, A, B, tau, M)
         seen[cond] += 1
         F = lambda t: M * (0.5 + 0.5 * math.sin(3 * t))  # noqa: E731
         ys = rk4(lambda y: np.array([-(1 / tau + F(y[1])) * y[0] + A + B * F(y[1]), 1.0]), [x0, 0.0], 20.0, 4000)[:, 0]
@@ -194,28 +198,28 @@ def test_eq16_condition_against_time_varying_F():
 
 
 def test_trajectory_bound_ratio_witness():
-    assert le.trajectory_bound_ratio(0.1, 1.41, 2.0, 2) == pytest.approx(0.1 / 1.41 + 0.5) == pytest.approx(0.57092, abs=1e-5)
-    assert le.trajectory_bound_ratio(0.0, 1.41, 0.5, 2) == 2.0                # dt <= 1: ratio >= 1
+    assert ltl.trajectory_bound_ratio(0.1, 1.41, 2.0, 2) == pytest.approx(0.1 / 1.41 + 0.5) == pytest.approx(0.57092, abs=1e-5)
+    assert ltl.trajectory_bound_ratio(0.0, 1.41, 0.5, 2) == 2.0                # dt <= 1: ratio >= 1
     r = run("ltc.sec8.larger_bound")
     assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["ltc_over_neural_ode"] < 1
 
 
 # --- table 11 ----------------------------------------------------------------------
 def test_table11_rows_hold_and_detect_a_difference(monkeypatch):
-    ids = [f"ltc.table11.{row[0]}" for row in le.TABLE11_ROWS]
+    ids = [f"ltc.table11.{row[0]}" for row in lt11.TABLE11_ROWS]
     assert len(ids) == 28
     for cid in ids:
         assert run(cid).verdict == Verdict.HOLDS, cid
-    assert le._label_key("2018 Eq.40") == ("2018", "40") and le._label_key("2018 Theorem 1") == ("2018", "thm1")
+    assert lt11._label_key("2018 Eq.40") == ("2018", "40") and lt11._label_key("2018 Theorem 1") == ("2018", "thm1")
 
-    original = le._table11_parts
+    original = lt11._table11_parts
 
     def altered():
         rows, bodies = original()
         rows["11"] = (rows["11"][0], rows["11"][1], 2 * rows["11"][2])      # tau_sys <= 2 tau_i: not the body's eq. 11
         return rows, bodies
 
-    monkeypatch.setattr(le, "_table11_parts", altered)
+    monkeypatch.setattr(lt11, "_table11_parts", altered)
     assert CLAIMS["ltc.table11.11"].check(CheckContext()).verdict == Verdict.REFUTED
 
 
@@ -227,7 +231,7 @@ def test_eq13_simulation_quick():
 
 
 def test_bio_draws_cover_table_ranges():
-    p = le.draw_bio(200, 0)
+    p = lb18.draw_bio(200, 0)
     tau = p["C"] / p["G"]
     assert p["C"].min() >= 0.1 and p["C"].max() <= 10 and tau.min() >= 0.001 and tau.max() <= 10
     assert p["VL"].min() >= -1 and p["VL"].max() <= 0 and np.abs(p["E"]).max() <= 1 and p["w"].min() >= 0 and p["w"].max() <= 2

@@ -1,6 +1,7 @@
 r"""The charitable readings of seeds 003 (locality-weighted attention) and 004 (sparse recurrent
-attention): for each statement of theirs that a claim in `locality_sparse` refutes, the kindest
-plausible reading a careful author would defend, checked with the same machinery.
+attention): for each statement of theirs that a claim in `locality_attention`,
+`locality_spiking` or `sparse_attention` refutes, the kindest plausible reading a careful
+author would defend, checked with the same machinery.
 
 * ``locality.long_range.suppressed_sparse``: line 51's suppression in a sparse stream, the regions
   line 20 names ("between temporally distant events in sparse regions").
@@ -28,8 +29,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from .locality_sparse import (SEED003, SEED004, _kept_pairs, fit_exponent, lif_rate, long_range_factors,
-                              sliding_window_counts)
+from ._attention_common import SEED003, SEED004, fit_exponent, sliding_window_counts
+from .locality_attention import _kept_pairs, long_range_factors
+from .locality_spiking import lif_rate
 
 __all__ = ["locality_reading_claims", "lif_layer", "bursty_stream", "rho_of_delta"]
 

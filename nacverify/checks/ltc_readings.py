@@ -1,6 +1,6 @@
-r"""The charitable readings of seed 002 (LTC): for each statement that a claim in `ltc_checks`,
-`ltc_more` or `ltc_equations` refutes, the kindest plausible reading a careful author would
-defend, checked on its own.
+r"""The charitable readings of seed 002 (LTC): for each statement that a claim in the LTC claim modules
+(`ltc_bounds`, `ltc_stability`, `ltc_init`, `ltc_model_equations`, `ltc_trajectory_length`, ...)
+refutes, the kindest plausible reading a careful author would defend, checked on its own.
 
 * ``ltc.table12.init_one_sigma``: table 12's "Typical Range (init)" as the conventional one-sigma
   range of section 14's initial distributions: $\sigma \le b$ for $[-b, b]$.
@@ -23,8 +23,9 @@ import math
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from .ltc_checks import QUICK_NETWORKS, RANGES_TEXT, SEED002, _trajectory_f, stiff_step_counts
-from .ltc_equations import trajectory_bound_ratio
+from ._ltc_common import QUICK_NETWORKS, RANGES_TEXT, SEED002, _trajectory_f
+from .ltc_stability import stiff_step_counts
+from .ltc_trajectory_length import trajectory_bound_ratio
 
 __all__ = ["ltc_reading_claims", "INIT_SIGMA"]
 

@@ -1,5 +1,6 @@
 """Seed 002 (LTC) checks added for the ledger's numeric items and the defects of the first LTC
-checks. Expected values are derived by hand (closed forms, erfc, finite differences), not
+checks, across the section modules ltc_bounds, ltc_stability, ltc_unfolding, ltc_cost, ltc_bptt,
+ltc_epsilon, ltc_init and ltc_trajectory_length. Expected values are derived by hand (closed forms, erfc, finite differences), not
 taken from the code under test."""
 
 import math
@@ -9,8 +10,11 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from nacverify.checks.ltc_checks import M, N, TABLE_RANGES, draw_networks, fit_growth, ltc_claims, stiff_step_counts
-from nacverify.checks.ltc_more import bptt_loss, fused_sequence, graph_depth, ltc_more_claims, op_count, outside_probability
+from nacverify.checks import ltc_bounds, ltc_bptt, ltc_cost, ltc_epsilon, ltc_init, ltc_stability, ltc_trajectory_length, ltc_unfolding
+from nacverify.checks._ltc_common import M, N, TABLE_RANGES, bptt_loss, draw_networks, fused_sequence, op_count
+from nacverify.checks.ltc_bptt import graph_depth
+from nacverify.checks.ltc_init import outside_probability
+from nacverify.checks.ltc_stability import fit_growth, stiff_step_counts
 from nacverify.claims import CheckContext, Kind, Verdict, evaluate
 from nacverify.precision import float64
 
@@ -24,7 +28,9 @@ def _x64():
 
 
 def _claims():
-    return {c.id: c for c in [*ltc_claims(), *ltc_more_claims()]}
+    return {c.id: c for c in [*ltc_bounds.bounds_claims(), *ltc_stability.stability_claims(), *ltc_unfolding.unfolding_claims(),
+                              *ltc_cost.cost_claims(), *ltc_bptt.bptt_claims(), *ltc_epsilon.epsilon_claims(), *ltc_init.init_claims(),
+                              *ltc_trajectory_length.trajectory_length_claims()]}
 
 
 # ----------------------------------------------------------------------------- defect 1: eq. 11 with 002's own f
@@ -211,7 +217,7 @@ def test_trajectory_lengths_by_closed_form_and_one_compile_per_width():
     # W = U = 0 and every bias c: f = c is constant, so each model's path is a straight line in its own space:
     # Neural ODE x = c t, CT-RNN x = c (1 - e^-t), LTC x = c A/(1 + c) (1 - e^-(1 + c) t); length = |end - start|.
     # One draw per width was compiled anew (weights captured in a closure); now a width compiles once.
-    from nacverify.checks.ltc_more import _traj_run
+    from nacverify.checks.ltc_trajectory_length import _traj_run
 
     k, c, a = 7, 0.5, 0.8
     W, U = jnp.zeros((2, k, k)), jnp.zeros((2, 2, k))
@@ -227,7 +233,7 @@ def test_trajectory_lengths_by_closed_form_and_one_compile_per_width():
 
 def test_bptt_check_runs_once_for_both_claims():
     # ltc.table_bptt.accuracy used to rerun ltc.alg_bptt.gradient's whole check (recompiling every loss)
-    from nacverify.checks.ltc_more import _bptt_check
+    from nacverify.checks.ltc_bptt import _bptt_check
 
     first = _bptt_check(QUICK)
     assert _bptt_check(QUICK) is first
@@ -236,7 +242,7 @@ def test_bptt_check_runs_once_for_both_claims():
 
 def test_one_compiled_rhs_equals_each_activations_own():
     # the eq. 11 / eq. 12 / section 15 solves share `_rhs_any` (activation chosen at run time) under --quick
-    from nacverify.checks.ltc_checks import _ACTIVATIONS, _rhs_any, _rhs_args, batched_rhs
+    from nacverify.checks._ltc_common import _ACTIVATIONS, _rhs_any, _rhs_args, batched_rhs
 
     p = draw_networks(5, 3)
     pj = {k: jnp.asarray(v) for k, v in p.items()}
@@ -321,7 +327,7 @@ def test_charitable_ltc_readings_hold(cid):
 def test_charitable_readings_by_hand():
     # (M x N)^T (M) -> (N); eq. 21/eq. 19 at dt = 1, L = 1 is ||z||/sigma_w + 1 > 1; tau = 0.5, f = -1: tau_sys = 1 = tau/(1 - tau)
     assert (np.ones((3, 5)).T @ np.ones(3)).shape == (5,)
-    from nacverify.checks.ltc_equations import trajectory_bound_ratio
+    from nacverify.checks.ltc_trajectory_length import trajectory_bound_ratio
 
     assert trajectory_bound_ratio(0.1, 1.41, 1.0, 1) == pytest.approx(0.1 / 1.41 + 1)
     assert 0.5 / (1 + 0.5 * -1) == 0.5 / (1 - 0.5) == 1.0

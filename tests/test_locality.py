@@ -1,4 +1,5 @@
-"""Claims of seeds 003 (locality-weighted attention) and 004 (sparse recurrent attention).
+"""Claims of seed 003 (locality-weighted attention: locality_latency, locality_attention,
+locality_spiking, locality_readings; seed 004's are tests/test_sparse_attention.py's).
 
 Every expected number here is derived by hand, from a closed form, by finite differences
 in plain Python, or with NumPy / the import system directly, never from the code under
@@ -13,7 +14,9 @@ import numpy as np
 import pytest
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks import locality_sparse as ls
+from nacverify.checks import _attention_common as common
+from nacverify.checks import locality_attention as la
+from nacverify.checks import locality_spiking as lsp
 from nacverify.claims import CheckContext, Kind, Verdict, evaluate, get_claim, registry
 
 QUICK = CheckContext(seed=0, quick=True)
@@ -77,7 +80,7 @@ def test_fixed_eps_h_form_by_finite_differences():
     assert float(proof.grad_fixed.subs(point)) == pytest.approx(fd, rel=1e-6)
     assert float(proof.grad_fixed_h_form.subs(point)) == pytest.approx(h_form, rel=1e-12)
     # and the JAX gradient of locality.delta_learned_through_rho.fixed_eps at the same three keys
-    assert ls.three_key_gradient(delta, n, s, eps) == pytest.approx(fd, rel=1e-6)
+    assert la.three_key_gradient(delta, n, s, eps) == pytest.approx(fd, rel=1e-6)
 
 
 # ---- latency arithmetic -----------------------------------------------------------------
@@ -99,14 +102,14 @@ def test_midpoint_counts_by_hand():
     times = np.array([0.0, 1.0, 3.0])
     # midpoints 0, .5, 1.5 / .5, 1, 2 / 1.5, 2, 3 with |t_e - mid| < 1 (strict: an event at distance exactly 1 is out)
     expected = np.array([[1, 2, 1], [2, 1, 0], [1, 0, 1]])
-    assert np.array_equal(ls.midpoint_counts(times, 1.0), expected)
+    assert np.array_equal(common.midpoint_counts(times, 1.0), expected)
     mids = 0.5 * (times[:, None] + times[None, :])
     assert len(np.unique(mids[np.triu_indices(3)])) == 3 * 4 // 2
 
 
 def test_sliding_window_by_hand():
     times = np.array([0.0, 0.5, 0.9, 2.0, 2.95])
-    counts, moves = ls.sliding_window_counts(times, 1.0)
+    counts, moves = common.sliding_window_counts(times, 1.0)
     assert counts.tolist() == [3, 3, 3, 2, 2]
     assert moves <= 2 * len(times)
     assert run("locality.rho.sliding_window_On").verdict == Verdict.HOLDS
@@ -114,14 +117,14 @@ def test_sliding_window_by_hand():
 
 def test_fit_exponent_on_exact_powers():
     sizes = np.array([10.0, 20.0, 40.0, 80.0])
-    assert ls.fit_exponent(sizes, 3 * sizes**2) == pytest.approx(2.0)
-    assert ls.fit_exponent(sizes, sizes) == pytest.approx(1.0)
+    assert common.fit_exponent(sizes, 3 * sizes**2) == pytest.approx(2.0)
+    assert common.fit_exponent(sizes, sizes) == pytest.approx(1.0)
 
 
 def test_empty_window_weight_ratio():
     """Zero scores, two keys: weights are proportional to rho + eps, so an empty window gets eps/(rho + eps)."""
     times = np.array([0.0, 0.2, 10.0])
-    bias = ls.log_density_bias(times, 1.0)
+    bias = common.log_density_bias(times, 1.0)
     w = np.exp(bias[0]) / np.exp(bias[0]).sum()
     rho_near = 2 / 2.0                                       # midpoint 0.1: events 0 and 0.2
     assert w[2] / w[1] == pytest.approx(1e-6 / (rho_near + 1e-6), rel=1e-9)  # midpoint 5: empty
@@ -131,7 +134,7 @@ def test_empty_window_weight_ratio():
 def test_long_range_not_suppressed_on_a_regular_grid():
     """Events every 0.1, delta = 1: an interior midpoint window holds 19 to 21 events whatever the pair distance."""
     times = np.arange(0, 50, 0.1)
-    counts = ls.midpoint_counts(times, 1.0)
+    counts = common.midpoint_counts(times, 1.0)
     assert counts[200, 201] in (19, 20, 21) and counts[100, 400] in (19, 20, 21)
     r = run("locality.long_range.suppressed")
     assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["short_over_long_weight_factor"] < 2
@@ -142,9 +145,9 @@ def test_long_range_not_suppressed_on_a_regular_grid():
 def test_long_range_suppressed_in_sparse_regions_by_hand():
     """Events at 0, 0.5 and 30, delta = 1: the close pair's midpoint window holds 2 events, the far pair's none, so their
     biases are log(1 + eps) and log(eps): a weight factor (1 + eps)/eps ~ 1e6 (line 20's 'in sparse regions')."""
-    bias = ls.log_density_bias(np.array([0.0, 0.5, 30.0]), 1.0)
-    assert bias[0, 1] == pytest.approx(math.log(2 / 2 + ls.EPS))
-    assert bias[0, 2] == pytest.approx(math.log(ls.EPS))
+    bias = common.log_density_bias(np.array([0.0, 0.5, 30.0]), 1.0)
+    assert bias[0, 1] == pytest.approx(math.log(2 / 2 + common.EPS))
+    assert bias[0, 2] == pytest.approx(math.log(common.EPS))
     r = run("locality.long_range.suppressed_sparse")
     assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["flips_at"] > 1e3
 
@@ -153,7 +156,7 @@ def test_bias_threshold_keeps_quadratically_many_pairs():
     """A regular grid (spacing 0.1, delta = 1): every interior pair's count is within a factor 21/19 of the max,
     so all interior pairs survive a threshold log(1/tau) >= log(21/19): N^2, not N k."""
     times = np.arange(0, 30, 0.1)
-    bias = ls.log_density_bias(times, 1.0)
+    bias = common.log_density_bias(times, 1.0)
     interior = slice(20, 280)
     b = bias[interior, interior]
     assert np.all(b >= b.max(axis=1, keepdims=True) - math.log(21 / 19) - 1e-12)
@@ -175,7 +178,7 @@ def test_bursty_stream_midpoints_land_in_other_bursts():
     """Bursts at 0, 20 and 40 (delta = 1): the pair (burst 0, burst 2) has its midpoint in burst 1, so its window holds
     as many events as an in-burst pair's: the bias cannot tell them apart, whatever the cut-off."""
     times = np.concatenate([c + np.linspace(-0.4, 0.4, 8) for c in (0.0, 20.0, 40.0)])
-    counts = ls.midpoint_counts(times, 1.0)
+    counts = common.midpoint_counts(times, 1.0)
     assert counts[3, 20] == 8 == counts[3, 4]            # far pair (0 -> 40, midpoint 20) vs close pair inside burst 0
     assert counts[3, 12] == 0                            # adjacent bursts: midpoint 10 lies in the gap
     r = run("locality.effective_Nk.bursty")
@@ -195,8 +198,8 @@ def test_rho_derivative_between_jumps_by_hand():
 
 def test_inhibition_lowers_the_lif_rate_by_hand():
     # rate 1/(tau ln(I/(I - theta))), theta = tau = 1: I = 1.5 gives 1/ln 3, I = 1.1 gives 1/ln 11
-    assert ls.lif_rate(1.0, 1.5) == pytest.approx(1 / math.log(3))
-    assert ls.lif_rate(1.0, 1.1) == pytest.approx(1 / math.log(11))
+    assert lsp.lif_rate(1.0, 1.5) == pytest.approx(1 / math.log(3))
+    assert lsp.lif_rate(1.0, 1.1) == pytest.approx(1 / math.log(11))
     assert run("locality.spiking.inhibition_fires_less").verdict == Verdict.HOLDS
 
 
@@ -209,8 +212,8 @@ def test_rho_term_needs_every_midpoint():
 # ---- spiking mapping --------------------------------------------------------------------
 def test_lif_rate_rises_when_threshold_falls():
     # closed form 1/(tau log(I/(I - theta))), tau = 1, I = 1.5
-    assert ls.lif_rate(1.0, 1.5) == pytest.approx(1 / math.log(3))
-    assert ls.lif_rate(0.5, 1.5) == pytest.approx(1 / math.log(1.5))
+    assert lsp.lif_rate(1.0, 1.5) == pytest.approx(1 / math.log(3))
+    assert lsp.lif_rate(0.5, 1.5) == pytest.approx(1 / math.log(1.5))
     # independent simulation: explicit Euler with a small step
     def euler_rate(theta, current=1.5, dt=1e-4, t_end=20.0):
         v, spikes = 0.0, 0
@@ -237,7 +240,7 @@ def test_printed_import_fails_with_a_real_package(tmp_path):
         class LIFLayer(_L): pass
         class DensityGate(_L): pass
     """))
-    script = ls.PRINTED_SPIKE_CODE + "\nLocalSpikeAttn(8, 2, 5.0)\n"
+    script = lsp.PRINTED_SPIKE_CODE + "\nLocalSpikeAttn(8, 2, 5.0)\n"
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode != 0 and "AttributeError" in proc.stderr and "'nn'" in proc.stderr
     r = run("locality.code.import_binding")
@@ -261,7 +264,7 @@ def test_import_binding_turns_on_a_package_layout_of_ours(tmp_path):
         class LIFLayer(_L): pass
         class DensityGate(_L): pass
     """))
-    script = ls.PRINTED_SPIKE_CODE + "\nLocalSpikeAttn(8, 2, 5.0)\nprint('constructed')\n"
+    script = lsp.PRINTED_SPIKE_CODE + "\nLocalSpikeAttn(8, 2, 5.0)\nprint('constructed')\n"
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode == 0 and "constructed" in proc.stdout, proc.stderr
     claim = get_claim("locality.code.import_binding")
@@ -278,7 +281,7 @@ def test_printed_forward_ignores_other_tokens():
     x = rng.standard_normal((5, 3))
     gate = np.full((5, 1), 0.4)
     by_hand = ((x[2] @ wq) * (x[2] @ wk) * 0.4) * (x[2] @ wv)   # out_t from x_t alone
-    assert np.allclose(ls._printed_forward(x, gate, wq, wk, wv)[2], by_hand)
+    assert np.allclose(lsp._printed_forward(x, gate, wq, wk, wv)[2], by_hand)
     r = run("locality.code.no_cross_token_attention")
     assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["out_t_change_other_tokens"] == 0.0
     assert "q_t . k_s" in get_claim("locality.code.no_cross_token_attention").statement
@@ -303,124 +306,9 @@ def test_accuracy_gap():
     assert r.verdict == Verdict.HOLDS
 
 
-# ---- seed 004 ---------------------------------------------------------------------------
-def test_topk_args_piecewise_constant_by_hand():
-    import jax
-
-    x = np.array([3.0, 1.0, 2.0, -1.0])
-    assert sorted(np.asarray(jax.lax.top_k(x, 2)[1]).tolist()) == [0, 2]
-    assert sorted(np.asarray(jax.lax.top_k(x + 0.4 * np.array([-1, 1, -1, 1]), 2)[1]).tolist()) == [0, 2]  # gap 1, |noise| < 1/2
-    assert run("sparse.args.piecewise_constant").verdict == Verdict.HOLDS
-
-
-def test_sparse_step_gradient_against_numpy_differences():
-    import jax
-
-    from nacverify.model.baselines import SparseTopkRNN
-
-    r = run("sparse.args.grad_through_values")
-    assert r.verdict == Verdict.HOLDS
-    # rebuild the claim's step in NumPy and difference it here
-    import jax.numpy as jnp
-    model = SparseTopkRNN(3, 16, 4, key=jax.random.PRNGKey(0), dtype=jnp.float64)
-    M, B = np.asarray(model.M, float), np.asarray(model.B, float)
-    rng = np.random.default_rng([0, 4002])
-    x, drive, w = rng.standard_normal(16), rng.standard_normal(16), rng.standard_normal(16)
-    args = np.argsort(-(x - B))[:4]
-
-    def loss(s):
-        return float(w @ np.tanh(s + s[args] @ M[args] + drive))     # args held at x's top-4
-
-    h = 1e-6
-    fd = np.array([(loss(x + h * np.eye(16)[i]) - loss(x - h * np.eye(16)[i])) / (2 * h) for i in range(16)])
-    assert np.allclose(r.outcome.evidence.arrays["grad"], fd, atol=1e-6)
-    assert np.abs(fd[args]).max() > 1e-3
-
-
-def test_empty_args_shapes_with_numpy():
-    m = 5
-    M = np.ones((m, m))
-    empty = np.array([], dtype=int)
-    assert (np.arange(m, dtype=float)[empty] @ M[empty]).shape == (m,)
-    assert (np.ones((1, m))[:, empty] @ M[empty]).shape == (1, m)
-    assert np.vstack([np.ones((1, m))[:, empty] @ M[empty] for _ in range(4)]).shape == (4, m)
-    assert run("sparse.batch.empty_args_shape").verdict == Verdict.REFUTED
-    # under the document's premise an empty args is a (0, m) block: 7 instances, 3 of them empty, stack to 7 - 3 rows
-    assert np.vstack([np.zeros((0, m)), np.ones((1, m)), np.zeros((0, m))]).shape == (1, m)
-    r = run("sparse.batch.fewer_rows")
-    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["rows"] == 7 - 3
-    assert r.outcome.evidence.scalars["rows_with_numpy_blocks"] == 7 and get_claim("sparse.batch.fewer_rows").kind == Kind.READING
-
-
-def test_printed_algorithm_jacobian_rank_by_differences():
-    rng = np.random.default_rng(3)
-    m, k = 6, 2
-    W = rng.standard_normal((2 * k, m))
-    b = rng.standard_normal(m)
-    x = rng.standard_normal(m)
-    args = np.argsort(-(x - b))[:k]
-
-    def g(s):
-        return np.tanh(np.concatenate([s[args], b[args]]) @ W)
-
-    J = np.column_stack([(g(x + 1e-6 * e) - g(x - 1e-6 * e)) / 2e-6 for e in np.eye(m)])
-    assert np.linalg.matrix_rank(J, tol=1e-6) == k
-    r = run("sparse.alg.rank_k")
-    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.witness["rank_printed"] == 2
-    assert get_claim("sparse.alg.rank_k").kind == Kind.READING  # pseudo-code: replacing the whole state is one reading
-
-
-def test_in_place_update_keeps_every_coordinate_by_differences():
-    """X[args] = g(X[args], B[args]), the rest kept: identity on the m - k others, g's k x k block on the selected: rank m."""
-    rng = np.random.default_rng(3)
-    m, k = 6, 2
-    W = rng.standard_normal((2 * k, k))
-    b, x = rng.standard_normal(m), rng.standard_normal(m)
-    args = np.argsort(-(x - b))[:k]
-
-    def step(s):
-        out = s.copy()
-        out[args] = np.tanh(np.concatenate([s[args], b[args]]) @ W)
-        return out
-
-    J = np.column_stack([(step(x + 1e-6 * e) - step(x - 1e-6 * e)) / 2e-6 for e in np.eye(m)])
-    assert np.linalg.matrix_rank(J, tol=1e-6) == m
-    r = run("sparse.alg.sparse_increment")
-    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["rank"] == 8
-
-
-def test_fg_cost_by_hand():
-    from nacverify.proofs.sparse_recurrent import fg_ops
-
-    # m = 2, k = 1: out_j = tanh(v0 W0j + v1 W1j): 2 mult, 1 add, 1 tanh per output
-    assert fg_ops(2, 1) == 2 * 4 == 4 * 1 * 2
-
-
-def test_toy_speedup():
-    r = run("sparse.toy.speedup_5x")
-    assert r.outcome.evidence.scalars["speedup_vector_over_rnn_att"] == pytest.approx(7 / 1.3)
-    assert r.verdict == Verdict.HOLDS
-
-
 def test_every_new_claim_has_a_kind_and_reading_only_when_a_reading():
     ours = [c for cid, c in registry().items() if cid.startswith(("locality.", "sparse."))]
     assert len(ours) >= 30
     for c in ours:
         assert c.kind is not None, c.id
         assert (Kind(c.kind) == Kind.READING) == bool(c.reading.strip()), c.id
-
-
-def test_heap_topk_comparison_counts_by_hand():
-    """Counts derived by hand from heapq's algorithm: k = 1 is max(), m - 1 comparisons; on a
-    descending input no element enters the heap, so each further element costs exactly one
-    comparison (against the heap's top); ascending inputs (every element enters) stay within
-    the derived worst-case bound, which is linear in m."""
-    from nacverify.checks.locality_sparse import heap_topk_bound, heap_topk_comparisons
-
-    for m in (1, 2, 17, 1000):
-        assert heap_topk_comparisons(np.arange(m, dtype=float), 1) == m - 1
-    down = [heap_topk_comparisons(np.arange(m, 0, -1, dtype=float), 8) for m in (100, 1100)]
-    assert down[1] - down[0] == 1000
-    for m in (8, 50, 4096):
-        assert heap_topk_comparisons(np.arange(m, dtype=float), 8) <= heap_topk_bound(m, 8)
-    assert heap_topk_bound(2 * 4096, 8) - heap_topk_bound(4096, 8) == heap_topk_bound(3 * 4096, 8) - heap_topk_bound(2 * 4096, 8)
