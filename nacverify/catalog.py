@@ -16,7 +16,10 @@ from .checks import sparse_attention as _sparse_attention_claims  # noqa: F401
 from .checks import nac_table1 as _nac_table1_claims  # noqa: F401
 from .checks import nac_runtime_table as _nac_runtime_table_claims  # noqa: F401
 from .checks import nac_datasets as _nac_datasets_claims  # noqa: F401
-from .checks import nac_text as _nac_text_claims  # noqa: F401
+from .checks import nac_text_closed_forms as _nac_text_closed_forms_claims  # noqa: F401
+from .checks import nac_thm3_proof as _nac_thm3_proof_claims  # noqa: F401
+from .checks import nac_s22_model as _nac_s22_model_claims  # noqa: F401
+from .checks import nac_thm2_proof as _nac_thm2_proof_claims  # noqa: F401
 from .checks import nac_readings as _nac_readings_claims  # noqa: F401
 from .checks import nac_algorithms as _nac_algorithms_claims  # noqa: F401
 from .checks import nac_curation_cost as _nac_curation_cost_claims  # noqa: F401

@@ -11,7 +11,7 @@ triangle-inequality step of Theorem 3 (000) and the asymmetric score (000 eq. 58
 
 Only statements that hold are here; the printed statements these facts refute (the remark's
 'rate', the limit t_sample -> oo, 'the transient dominates', the time vector in [0, T]) are
-numeric claims in nacverify.checks.nac_text, each with a counterexample evaluated there.
+numeric claims in nacverify.checks.nac_text_closed_forms, each with a counterexample evaluated there.
 """
 
 from sympy import Symbol, diff, exp, log, oo, symbols

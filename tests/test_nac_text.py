@@ -1,4 +1,5 @@
-"""Text statements of the NAC seeds (proofs/nac_text.py, nacverify/checks/nac_text.py) and the
+"""Text statements of the NAC seeds (proofs/nac_text.py; nacverify/checks/nac_text_closed_forms.py, nac_thm3_proof.py,
+nac_s22_model.py, nac_thm2_proof.py) and the
 restated eq. 18 argument: every expectation below is computed here by hand or with plain
 floats / numpy / finite differences, independently of the checks."""
 
@@ -8,11 +9,14 @@ import numpy as np
 import pytest
 
 from nacverify.claims import CheckContext, Kind, Verdict, evaluate
-from nacverify.checks.nac_text import text_claims
+from nacverify.checks.nac_s22_model import s22_model_claims
+from nacverify.checks.nac_text_closed_forms import closed_form_claims
+from nacverify.checks.nac_thm2_proof import thm2_proof_claims
+from nacverify.checks.nac_thm3_proof import thm3_proof_claims
 from nacverify.symbolic import all_obligations
 
 QUICK = CheckContext(seed=0, quick=True)
-CLAIMS = {c.id: c for c in text_claims()}
+CLAIMS = {c.id: c for c in [*closed_form_claims(), *thm3_proof_claims(), *s22_model_claims(), *thm2_proof_claims()]}
 OBLIGATIONS = {o.id: o for o in all_obligations()}
 NEW_OBLIGATIONS = [
     "nac.cor3.remark.time_inverse_omega", "nac.cor3.remark.log_accuracy", "nac.cor3.remark.faster_with_omega",
@@ -238,7 +242,7 @@ def test_model_text_claims_hold():
 
 def test_quick_t1_variants_cover_every_backbone_and_mode():
     # --quick checks the T = 1 refutation on the diagonal of backbone x mode: each backbone and each mode once
-    from nacverify.checks.nac_text import QUICK_DIAGONAL
+    from nacverify.checks.nac_thm2_proof import QUICK_DIAGONAL
 
     assert sorted(b for b, _ in QUICK_DIAGONAL) == ["circuit", "fc", "reference"]
     assert sorted(m for _, m in QUICK_DIAGONAL) == ["euler", "exact", "steady"]

@@ -312,7 +312,7 @@ def test_ctrl_c_on_a_local_cluster_leaves_an_incomplete_report(tmp_path):
 
 
 def test_old_sample_regime_is_unchanged_for_its_other_users():
-    # nacverify.checks.nac_text draws with sample_regime(name, n, seed): one generator for all n
+    # nacverify.checks.nac_thm3_proof draws with sample_regime(name, n, seed): one generator for all n
     rng = np.random.default_rng(5)
     np.testing.assert_array_equal(sample_regime("slow", 4, 5).params["phi0"], rng.uniform(0.05, 0.95, size=4))
 

@@ -197,7 +197,7 @@ def _softmax_one_check(ctx: CheckContext) -> Outcome:
 
 # --------------------------------------------------------------------------- Theorem 3, eq. 41
 def _eq41_check(ctx: CheckContext) -> Outcome:
-    from .nac_text import _cached_thm3, _cumint
+    from .nac_thm3_proof import _cached_thm3, _cumint
 
     worst_slack, quad, members, tightest = np.inf, 0.0, 0, np.inf
     for name, which, regime, t, a_var, a_frz, margin in _cached_thm3(ctx):

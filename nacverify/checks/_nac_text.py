@@ -1,0 +1,29 @@
+r"""What the modules of NAC text statements share: the seed names their sources cite and the
+suite model and inputs their model checks draw (`nacverify.model.NAC`, float64 unless stated,
+seeded from the check's context; small sizes). No claims here.
+
+The text statements: `nac_text_closed_forms` (closed forms), `nac_thm3_proof` (000's proof of
+Theorem 3 on the regime families), `nac_s22_model` (Section 2.2's attention on the model) and
+`nac_thm2_proof` (Theorem 2 and its proof, Appendix B.3, on the model).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from ..claims import CheckContext
+
+SEED000 = "000_8dd0046228b94766.txt"
+SEED001 = "001_9075dda04a2ad935.txt"
+
+
+def _model(ctx: CheckContext, dtype=jnp.float64, d_model: int = 4, heads: int = 2, seed_offset: int = 0, **options):
+    from ..model import NAC
+
+    return NAC(d_model, heads, key=jax.random.PRNGKey(ctx.seed + seed_offset), dtype=dtype, **options)
+
+
+def _inputs(ctx: CheckContext, shape, offset: int = 0, dtype=np.float64):
+    return np.random.default_rng(ctx.seed + 500 + offset).standard_normal(shape).astype(dtype)
