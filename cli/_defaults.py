@@ -4,18 +4,18 @@ each against the library's own value."""
 
 from __future__ import annotations
 
-# nacverify.audit.claims.DEFAULT_SHARP_THRESHOLD
+# nacverify.audit.gates.claims.DEFAULT_SHARP_THRESHOLD
 SHARP_THRESHOLD = 0.5
 # nacverify.model.nac.BACKBONES, nacverify.model.gates.HEADS and MODES
 BACKBONES = ("reference", "circuit", "fc")
 HEADS = ("shared", "split")
 MODES = ("exact", "euler", "steady")
-# nacverify.audit.stream.QUANTILE_MODES
+# nacverify.audit.gates.stream.QUANTILE_MODES
 QUANTILE_MODES = ("exact", "bounded")
-# nacverify.audit.ltc_claims.DEFAULT_SOLVER_TOL and DEFAULT_SOLVER_STEPS
+# nacverify.audit.ltc.claims.DEFAULT_SOLVER_TOL and DEFAULT_SOLVER_STEPS
 LTC_SOLVER_TOL: float | None = None
 LTC_SOLVER_STEPS = 256
-# the keys of nacverify.audit.generate.DEFECTS
+# the keys of nacverify.audit.gates.generate.DEFECTS
 DEFECTS = ("none", "omega", "euler", "logits", "attention")
 # nacverify.symbolic.DEFAULT_SAMPLES
 PROOF_SAMPLES = 400
@@ -28,13 +28,13 @@ BENCH_MIN_REPEATS = 10
 
 #: (module, name, value here) for the test that keeps them equal
 LIBRARY_VALUES = (
-    ("nacverify.audit.claims", "DEFAULT_SHARP_THRESHOLD", SHARP_THRESHOLD),
+    ("nacverify.audit.gates.claims", "DEFAULT_SHARP_THRESHOLD", SHARP_THRESHOLD),
     ("nacverify.model.nac", "BACKBONES", BACKBONES),
     ("nacverify.model.gates", "HEADS", HEADS),
     ("nacverify.model.gates", "MODES", MODES),
-    ("nacverify.audit.stream", "QUANTILE_MODES", QUANTILE_MODES),
-    ("nacverify.audit.ltc_claims", "DEFAULT_SOLVER_TOL", LTC_SOLVER_TOL),
-    ("nacverify.audit.ltc_claims", "DEFAULT_SOLVER_STEPS", LTC_SOLVER_STEPS),
+    ("nacverify.audit.gates.stream", "QUANTILE_MODES", QUANTILE_MODES),
+    ("nacverify.audit.ltc.claims", "DEFAULT_SOLVER_TOL", LTC_SOLVER_TOL),
+    ("nacverify.audit.ltc.claims", "DEFAULT_SOLVER_STEPS", LTC_SOLVER_STEPS),
     ("nacverify.symbolic", "DEFAULT_SAMPLES", PROOF_SAMPLES),
     ("nacverify.checks.solver_agreement", "DEFAULT_RTOL", SOLVE_RTOL),
     ("nacverify.checks.solver_agreement", "DEFAULT_ATOL", SOLVE_ATOL),

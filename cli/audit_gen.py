@@ -29,7 +29,7 @@ def audit_gen(
 ) -> None:
     """Write a generated NAC gate export (HDF5, mode euler, float32, chunked, block by block in bounded memory) whose
     audit verdicts are known in advance; audit it with `nacverify audit OUT`."""
-    from nacverify.audit.generate import BLOCK_ROWS, generate_export
+    from nacverify.audit.gates.generate import BLOCK_ROWS, generate_export
 
     start = time.perf_counter()
     try:

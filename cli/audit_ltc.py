@@ -33,7 +33,7 @@ def audit_ltc(
     steps: Annotated[int, typer.Option(help="Sequence length.", rich_help_panel=NCPS)] = 100,
     elapsed: Annotated[Optional[float], typer.Option(help="Elapsed time of every step (default: irregular, log-uniform in [0.1, 10]).", rich_help_panel=NCPS)] = None,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and the input.", rich_help_panel=NCPS)] = 0,
-    train_steps: Annotated[int, typer.Option(help="Adam steps of a toy training before the export (nacverify.audit.ltc_export.train_toy).", rich_help_panel=NCPS)] = 0,
+    train_steps: Annotated[int, typer.Option(help="Adam steps of a toy training before the export (nacverify.audit.ltc.export.train_toy).", rich_help_panel=NCPS)] = 0,
     constraints: Annotated[str, typer.Option(help="Parameter constraints: implicit (ncps LTC's default softplus), apply (raw parameters, apply_weight_constraints() after every training step) or none (raw parameters, never clipped).", rich_help_panel=NCPS)] = "implicit",
     junit_xml: JunitXmlOption = None,
     fmt: FormatOption = OutputFormat.table,
@@ -53,9 +53,9 @@ def audit_ltc(
         raise BadInput(f"--tol must be > 0 and finite, got {tol}")
     if solver_steps < 1:
         raise BadInput(f"--solver-steps must be >= 1, got {solver_steps}")
-    from nacverify.audit.ltc_claims import ltc_audit_claims
-    from nacverify.audit.ltc_export import export_random_ncps
-    from nacverify.audit.ltc_format import read_ltc_export
+    from nacverify.audit.ltc.claims import ltc_audit_claims
+    from nacverify.audit.ltc.export import export_random_ncps
+    from nacverify.audit.ltc.format import read_ltc_export
     from nacverify.claims import CheckContext, evaluate
     from nacverify.report import Report, check_writable, default_report_path
 

@@ -1,4 +1,4 @@
-"""`nacverify bench --ltc-audit`: time `nacverify audit-ltc` on a seeded ncps LTC (nacverify.audit.ltc_bench)."""
+"""`nacverify bench --ltc-audit`: time `nacverify audit-ltc` on a seeded ncps LTC (nacverify.audit.ltc.bench)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from nacverify.audit.ltc_bench import AUDIT_TARGET_S, ELAPSED, bench_ltc_audit, ltc_bench_section
+from nacverify.audit.ltc.bench import AUDIT_TARGET_S, ELAPSED, bench_ltc_audit, ltc_bench_section
 from nacverify.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path, write_report
 

@@ -179,7 +179,7 @@ def ltc_cell_results(source: Union[str, os.PathLike, Mapping[str, Any], "LTCExpo
                      tol: float | None = None, solver_steps: int | None = None) -> list["Result"]:
     """The five LTC audit results of `assert_ltc_cell`, without the assertion."""
     from .audit import apply_expect
-    from .audit.ltc_claims import DEFAULT_SOLVER_STEPS, DEFAULT_SOLVER_TOL, ltc_audit_claims
+    from .audit.ltc.claims import DEFAULT_SOLVER_STEPS, DEFAULT_SOLVER_TOL, ltc_audit_claims
     from .precision import float64
 
     with float64():
@@ -197,7 +197,7 @@ def assert_ltc_cell(source: Union[str, os.PathLike, Mapping[str, Any], "LTCExpor
     """Audit an LTC cell (seed 002) and fail when a verdict differs from the expected one (holds).
 
     `source` is an LTC-cell export file, a mapping of the format's names to arrays (e.g.
-    `nacverify.audit.ltc_export.ncps_cell_entries(rnn, inputs)` for an ``ncps.torch.LTC``
+    `nacverify.audit.ltc.export.ncps_cell_entries(rnn, inputs)` for an ``ncps.torch.LTC``
     module, or ``ncps_cell_entries(cell, inputs, batch_first=True)`` for its cell; no file
     needed) or an `LTCExport`. `tol` and `solver_steps` are those of ``nacverify audit-ltc``. Returns the five results; raises `AssertionError` otherwise."""
     __tracebackhide__ = True

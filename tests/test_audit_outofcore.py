@@ -15,10 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from nacverify.audit import CLAIM_IDS, audit_claims, read_export, write_export
-from nacverify.audit.generate import DEFECTS, generate_export
-from nacverify.audit.quantiles import BOUND, QUANTILES, Accumulator, RefineAccumulator, Selection
-from nacverify.audit.source import row_slabs
-from nacverify.audit.stream import audit_file
+from nacverify.audit.gates.generate import DEFECTS, generate_export
+from nacverify.audit.gates.quantiles import BOUND, QUANTILES, Accumulator, RefineAccumulator, Selection
+from nacverify.audit.gates.source import row_slabs
+from nacverify.audit.gates.stream import audit_file
 from nacverify.claims import Verdict, evaluate
 from nacverify.cli.app import app
 from nacverify.errors import BadInput
@@ -326,7 +326,7 @@ def test_a_bin_with_two_values_is_not_taken_for_one():
 
 
 def test_a_failing_claim_computation_is_an_error_verdict_of_that_claim_alone(monkeypatch):
-    from nacverify.audit import blocks
+    from nacverify.audit.gates import blocks
 
     def broken(block):
         raise ZeroDivisionError("planted")

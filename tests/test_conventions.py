@@ -255,7 +255,7 @@ def test_cli_defaults_match_the_library():
 
     for module, name, value in LIBRARY_VALUES:
         assert getattr(importlib.import_module(module), name) == value, f"{module}.{name}"
-    from nacverify.audit.generate import DEFECTS
+    from nacverify.audit.gates.generate import DEFECTS
     from nacverify.cli._defaults import DEFECTS as CLI_DEFECTS
 
     assert tuple(DEFECTS) == CLI_DEFECTS

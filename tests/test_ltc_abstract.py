@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from nacverify.audit.ltc_claims import LTC_CLAIM_IDS, ltc_audit_claims
-from nacverify.audit.ltc_format import AbstractLTCExport, LTCExport, ltc_from_arrays, read_ltc_export, write_ltc_export
+from nacverify.audit.ltc.claims import LTC_CLAIM_IDS, ltc_audit_claims
+from nacverify.audit.ltc.format import AbstractLTCExport, LTCExport, ltc_from_arrays, read_ltc_export, write_ltc_export
 from nacverify.claims import CheckContext, evaluate
 from nacverify.cli.app import app
 from nacverify.errors import BadInput
@@ -246,7 +246,7 @@ def test_assert_ltc_cell_takes_an_abstract_export():
 
 
 def test_largest_elapsed_within_is_the_end_of_the_shortest_first_run_within_tolerance():
-    from nacverify.audit.ltc_shared import largest_elapsed_within
+    from nacverify.audit.ltc.shared import largest_elapsed_within
 
     el = np.array([1.0, 3.0, 2.0, 4.0])
     rel = np.array([0.1, 0.5, 0.2, 0.05])  # shortest first: 1 ok, 2 ok, 3 over: the run ends at 2 (4 is within again, not counted)

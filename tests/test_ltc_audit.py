@@ -15,7 +15,7 @@ from ncps.torch import LTC, LTCCell  # noqa: E402
 from ncps.wirings import AutoNCP, FullyConnected  # noqa: E402
 
 from nacverify.audit import ltc_audit_claims, ltc_from_arrays, read_ltc_export, write_ltc_export  # noqa: E402
-from nacverify.audit.ltc_export import export_ncps_cell, export_ncps_ltc, ncps_cell_entries  # noqa: E402
+from nacverify.audit.ltc.export import export_ncps_cell, export_ncps_ltc, ncps_cell_entries  # noqa: E402
 from nacverify.claims import CheckContext, evaluate  # noqa: E402
 from nacverify.errors import BadInput  # noqa: E402
 
@@ -143,7 +143,7 @@ def test_step_tolerance_carries_rounding_through_the_unfolds():
     eager calls reproduce the export bit for bit, so `audit.ltc.step` must hold. Where cm_t + G + sum g
     comes near 0, |cm_t / den| amplifies each unfold's float32 rounding in the next; a tolerance that only
     adds up the unfolds' roundings refuted this run (4 values, up to 3.9 x that tolerance)."""
-    from nacverify.audit.ltc_export import ncps_cell_entries, random_ncps_run
+    from nacverify.audit.ltc.export import ncps_cell_entries, random_ncps_run
 
     cell, x, el = random_ncps_run(units=16, inputs=4, steps=100, seed=0, wiring="fc", train_steps=200, constraints="none")
     assert float(cell._params["cm"].detach().min()) < 0

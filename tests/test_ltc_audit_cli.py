@@ -115,7 +115,7 @@ def test_ltc_threads_follow_the_cores_this_process_may_use():
     """A Dask worker bound to one core must not run the audit's chunks on two threads."""
     import os
 
-    from nacverify.audit.ltc_numerics import workers
+    from nacverify.audit.ltc.numerics import workers
 
     before = os.sched_getaffinity(0)
     try:

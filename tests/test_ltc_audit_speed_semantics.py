@@ -1,4 +1,4 @@
-"""The batched LTC-audit numerics (nacverify.audit.ltc_numerics), the traced ncps export and the
+"""The batched LTC-audit numerics (nacverify.audit.ltc.numerics), the traced ncps export and the
 LTC audit benchmark keep the audit's meaning (issue 12 B, "Performance").
 
 Independent references: the plain numpy fused update applied row by row (`fused_step`, the
@@ -16,11 +16,11 @@ torch = pytest.importorskip("torch")
 from ncps.torch import LTC, LTCCell  # noqa: E402
 from ncps.wirings import FullyConnected  # noqa: E402
 
-from nacverify.audit import ltc_export  # noqa: E402
-from nacverify.audit.ltc_claims import _Cell, fused_step, ltc_audit_claims  # noqa: E402
-from nacverify.audit.ltc_export import export_ncps_cell, export_ncps_ltc, ncps_cell_entries  # noqa: E402
-from nacverify.audit.ltc_format import ltc_from_arrays  # noqa: E402
-from nacverify.audit.ltc_numerics import compare_with_reference, fused, ode_solve  # noqa: E402
+from nacverify.audit.ltc import export as ltc_export  # noqa: E402
+from nacverify.audit.ltc.claims import _Cell, fused_step, ltc_audit_claims  # noqa: E402
+from nacverify.audit.ltc.export import export_ncps_cell, export_ncps_ltc, ncps_cell_entries  # noqa: E402
+from nacverify.audit.ltc.format import ltc_from_arrays  # noqa: E402
+from nacverify.audit.ltc.numerics import compare_with_reference, fused, ode_solve  # noqa: E402
 from nacverify.claims import CheckContext, evaluate  # noqa: E402
 
 
@@ -150,7 +150,7 @@ def test_batched_elapsed_is_recorded_as_the_cell_receives_it(tmp_path):
 
 
 def test_ltc_bench_records_the_audit_and_the_error_table(tmp_path):
-    from nacverify.audit.ltc_bench import ELAPSED, bench_ltc_audit, ltc_bench_section
+    from nacverify.audit.ltc.bench import ELAPSED, bench_ltc_audit, ltc_bench_section
 
     b = bench_ltc_audit(tmp_path, units=6, inputs=2, steps=40, seed=3, samples=5)
     assert [cid for cid, _, _ in b.claims] == ["audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds",

@@ -20,7 +20,7 @@ except (ImportError, AttributeError) as exc:  # Keras 3 without tf_keras / TF_US
 from ncps.wirings import AutoNCP, FullyConnected  # noqa: E402
 
 from nacverify.audit import ltc_audit_claims, read_ltc_export  # noqa: E402
-from nacverify.audit.ltc_export import export_ncps_tf_cell  # noqa: E402
+from nacverify.audit.ltc.export import export_ncps_tf_cell  # noqa: E402
 from nacverify.claims import CheckContext, evaluate  # noqa: E402
 
 FOUR = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants")

@@ -10,8 +10,8 @@ import threading
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from nacverify.audit import ltc_numerics
-from nacverify.audit.ltc_numerics import CellArrays, ode_solve
+from nacverify.audit.ltc import numerics as ltc_numerics
+from nacverify.audit.ltc.numerics import CellArrays, ode_solve
 
 
 def _cell(N: int, M: int, seed: int) -> CellArrays:

@@ -124,7 +124,7 @@ def test_ncps_entries_follow_batch_first_as_ncps_does():
     """ncps.torch.LTC reads [B, T, M] by default; the exported run must be the module's own: its
     final state and its output sequence, computed by ncps's forward, not by nacverify."""
     torch, LTC = _ncps()
-    from nacverify.audit.ltc_export import ncps_cell_entries
+    from nacverify.audit.ltc.export import ncps_cell_entries
 
     torch.manual_seed(0)
     rnn = LTC(3, 5)  # batch_first=True, ncps's default
@@ -144,7 +144,7 @@ def test_ncps_entries_follow_batch_first_as_ncps_does():
 
 def test_ncps_entries_refuse_an_ambiguous_layout_and_read_elapsed_shapes():
     torch, LTC = _ncps()
-    from nacverify.audit.ltc_export import ncps_cell_entries
+    from nacverify.audit.ltc.export import ncps_cell_entries
 
     torch.manual_seed(1)
     cell = LTC(3, 4).rnn_cell

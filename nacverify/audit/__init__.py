@@ -1,21 +1,25 @@
-"""Audit any NAC implementation's gates (issue 8): a framework-neutral exchange format
-(`read_export`, `write_export`; reports/AUDIT_FORMAT.md), the audit claims bound to one
-export (`audit_claims`; `audit_file` reads an HDF5 export chunk by chunk, optionally as
-tasks on a Dask executor, issue 14; `generate_export` writes one of any size), a team's
-accepted verdicts (`read_expect`, `apply_expect`) and the JAX model's export to a file
-(`export_model`); and LTC cells (issue 12): `read_ltc_export`,
-`ltc_audit_claims`, the ncps.torch exporters (reports/LTC_AUDIT_FORMAT.md)."""
+"""Audit any implementation's exported tensors: two audits, one subpackage each, and what they
+share.
 
-from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, applicability
+- `nacverify.audit.gates` (issue 8): NAC gate exports, `nacverify audit gates.npz`. A
+  framework-neutral exchange format (`read_export`, `write_export`; reports/AUDIT_FORMAT.md),
+  the audit claims bound to one export (`audit_claims`; `audit_file` reads an HDF5 export chunk
+  by chunk, optionally as tasks on a Dask executor, issue 14; `generate_export` writes one of
+  any size) and the JAX model's export to a file (`export_model`).
+- `nacverify.audit.ltc` (issue 12): LTC cells, `nacverify audit-ltc cell.npz`:
+  `read_ltc_export`, `ltc_audit_claims`, the ncps.torch exporters
+  (reports/LTC_AUDIT_FORMAT.md).
+- shared (`nacverify.audit.expect`): a team's accepted verdicts (`read_expect`,
+  `apply_expect`), for either audit.
+
+Every public name of both subpackages is re-exported here."""
+
 from .expect import Expectation, apply_expect, read_expect
-from .export import export_model, write_export
-from .format import ATTRS, FORMAT_TAG, OPTIONAL, REQUIRED, ExportLayout, GateExport, from_arrays, read_export, read_layout
-from .generate import generate_export
-from .stream import FileAudit, audit_claims, audit_file
-from .logits import logit_tolerance, recompute_logits
-from .ltc_claims import LTC_CLAIM_IDS, ltc_audit_claims
-from .ltc_export import export_ncps_cell, export_ncps_ltc, export_random_ncps
-from .ltc_format import AbstractLTCExport, LTCExport, ltc_from_arrays, read_ltc_export, write_ltc_export
+from .gates import (ATTRS, CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, FORMAT_TAG, OPTIONAL, REQUIRED, ExportLayout, FileAudit, GateExport,
+                    applicability, audit_claims, audit_file, export_model, from_arrays, generate_export, logit_tolerance, read_export,
+                    read_layout, recompute_logits, write_export)
+from .ltc import (LTC_CLAIM_IDS, AbstractLTCExport, LTCExport, export_ncps_cell, export_ncps_ltc, export_random_ncps, ltc_audit_claims,
+                  ltc_from_arrays, read_ltc_export, write_ltc_export)
 
 __all__ = [
     "GateExport",

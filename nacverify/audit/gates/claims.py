@@ -11,9 +11,9 @@ mode, Euler mode itself) is expected to be ``inapplicable``. Which claims are ap
 decided from the file before any check runs (`applicability`), so a missing optional array
 never fails the gate, while a defect always does.
 
-The per-pair arithmetic and its exact chunk-order summaries are in nacverify.audit.blocks;
+The per-pair arithmetic and its exact chunk-order summaries are in nacverify.audit.gates.blocks;
 the passes over an export (in memory, or an HDF5 file chunk by chunk, serially or as tasks
-on an executor) in nacverify.audit.stream. Here: each claim's verdict, message and evidence
+on an executor) in nacverify.audit.gates.stream. Here: each claim's verdict, message and evidence
 from the merged summaries. Witnesses name the worst pair by its index into the exported
 arrays.
 """
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
-from ..errors import BadInput
+from ...claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+from ...errors import BadInput
 from .format import ExportLayout, GateExport
 from .logits import ULPS, mode_logits_available
 from .reduce import Failed
@@ -351,7 +351,7 @@ def _outcome(export: Export, summaries: Mapping[str, Any], quantiles: Mapping[st
 
 def claims_from_summaries(layout: ExportLayout, summaries: Mapping[str, Any], quantiles: Mapping[str, np.ndarray], *,
                           sharp_threshold: float = DEFAULT_SHARP_THRESHOLD) -> list[Claim]:
-    """The seven audit claims of an export whose passes are done (nacverify.audit.stream):
+    """The seven audit claims of an export whose passes are done (nacverify.audit.gates.stream):
     `summaries` maps claim id -> merged summary, `quantiles` quantity -> its quantiles."""
     _check_threshold(sharp_threshold)
     sharp = summaries.get("audit.sharpness")

@@ -1,4 +1,4 @@
-r"""Batched float64 kernels of the LTC audit (nacverify.audit.ltc_claims), compiled once per shape.
+r"""Batched float64 kernels of the LTC audit (nacverify.audit.ltc.claims), compiled once per shape.
 
 Two computations carry the audit's cost, and both are embarrassingly parallel over steps:
 
@@ -21,7 +21,7 @@ number.
 
 Both evaluate the synaptic sums as $\sum_j (wE)_{ji} s_{ji}$ and $\sum_j w_{ji} s_{ji}$ with
 $s_{ji} = \mathrm{sigmoid}(\sigma_{ji}(v_j - \mu_{ji}))$, i.e. $\sum_j g_{ji} E_{ji}$ and
-$\sum_j g_{ji}$ of the module docstring of ltc_claims; the rounding magnitudes use
+$\sum_j g_{ji}$ of the module docstring of nacverify.audit.ltc.claims; the rounding magnitudes use
 $|g E| = |w E|\, s$ and $|g| = |w|\, s$ ($s > 0$). Inputs and outputs are numpy float64; the
 JAX computations run inside `nacverify.precision.float64()` and leave the caller's JAX
 configuration alone.
@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..precision import float64
+from ...precision import float64
 
 __all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "fused", "ode_solve", "ODE_SOLVER",
            "MAX_ROWS", "MAX_LANES", "MAX_ODE_STEPS", "workers"]

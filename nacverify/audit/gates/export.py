@@ -1,6 +1,6 @@
 """Writing gate exports (NPZ or HDF5), and the JAX model's export to a file.
 
-`write_export` writes any mapping of the format's names (nacverify.audit.format) to NPZ
+`write_export` writes any mapping of the format's names (nacverify.audit.gates.format) to NPZ
 (suffix ``.npz``) or HDF5 (``.h5`` / ``.hdf5``), tagged ``format = "nac-gates"``, atomically
 (temporary file in the target folder, then a link/rename). `export_model` builds the JAX
 `NAC` of nacverify.model, runs it on a seeded standard-normal input and writes what
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ..atomic import atomic_write
-from ..errors import BadInput
+from ...atomic import atomic_write
+from ...errors import BadInput
 from .format import ATTRS, FORMAT_TAG, FORMAT_VERSION, GateExport, from_arrays
 
 __all__ = ["write_export", "export_model", "SUFFIXES"]
@@ -83,7 +83,7 @@ def export_model(
     export to `path`. Returns the path and the validated export."""
     import jax
 
-    from ..model import NAC, export_gates
+    from ...model import NAC, export_gates
 
     if min(d_model, num_heads, length, batch) < 1:
         raise BadInput("d_model, heads, length and batch must be >= 1")

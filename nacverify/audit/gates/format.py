@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadInput
+from ...errors import BadInput
 
 __all__ = [
     "GateExport",
@@ -140,7 +140,7 @@ class GateExport(_Fields):
 @dataclass(frozen=True)
 class ExportLayout(_Fields):
     """An HDF5 gate export whose layout (names, shapes, dtypes, attributes) is validated but
-    whose arrays stay in the file, to be read chunk by chunk (nacverify.audit.source). The
+    whose arrays stay in the file, to be read chunk by chunk (nacverify.audit.gates.source). The
     values (finite, `valid` 0/1 and not all False) are checked while the chunks are read."""
 
     phi: ArrayInfo

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import BadInput
+from ...errors import BadInput
 from .format import OPTIONAL, REQUIRED, ArrayInfo, ExportLayout, GateExport
 
 __all__ = ["ARRAYS", "layout_of", "row_slabs", "H5Rows", "ArrayRows", "rows_of", "chunk_rows", "sliced"]

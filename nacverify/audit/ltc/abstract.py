@@ -38,13 +38,13 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import Claim, Evidence, Outcome, Verdict
-from ..errors import NacverifyError
-from ..ltc import AbstractLTC, InputSignal
-from ..precision import float64
-from ..solvers._diffrax import solve_system
-from .ltc_format import AbstractLTCExport
-from .ltc_shared import SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome
+from ...claims import Claim, Evidence, Outcome, Verdict
+from ...errors import NacverifyError
+from ...ltc import AbstractLTC, InputSignal
+from ...precision import float64
+from ...solvers._diffrax import solve_system
+from .format import AbstractLTCExport
+from .shared import SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome
 
 __all__ = ["abstract_audit_claims", "ABSTRACT_CLAIM_SPECS", "REF_RTOL", "REF_ATOL", "CHECK_FACTOR"]
 

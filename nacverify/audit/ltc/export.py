@@ -1,4 +1,4 @@
-"""Exporters of LTC cells to the LTC-cell exchange format (nacverify.audit.ltc_format).
+"""Exporters of LTC cells to the LTC-cell exchange format (nacverify.audit.ltc.format).
 
 `export_ncps_cell` runs an ``ncps.torch.LTCCell`` step by step on an input sequence and
 records its parameters, the elapsed times and its state trajectory; `export_ncps_ltc` does
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadInput, EnvironmentProblem
-from .ltc_format import LTCExport, ltc_from_arrays, write_ltc_export
+from ...errors import BadInput, EnvironmentProblem
+from .format import LTCExport, ltc_from_arrays, write_ltc_export
 
 __all__ = ["export_ncps_cell", "export_ncps_ltc", "export_random_ncps", "random_ncps_run", "ncps_cell_entries", "train_toy",
            "CONSTRAINTS", "export_ncps_tf_cell", "ncps_tf_cell_entries"]

@@ -3,11 +3,11 @@ r"""The audit claims' per-pair arithmetic on one block of rows, reduced to exact
 A `Block` is a few thousand rows of an export ([rows, K] arrays, so they stay in cache)
 with the float64 intermediates the claims share (gates, A = phi/omega, logits, the
 recomputation of the mode, softmax), computed once. Each claim has a *map* (`MAPS`):
-block -> counts, extremes and worst pairs (`nacverify.audit.reduce`), merged in chunk order
+block -> counts, extremes and worst pairs (`nacverify.audit.gates.reduce`), merged in chunk order
 into what the whole array gives; and each claim's evidence quantiles come from a
 *quantity* (`QUANTITIES`): block -> the claim's values on that block's pairs, fed to the
-exact streaming quantiles (`nacverify.audit.quantiles`). The verdicts and messages are
-made from the merged summaries by nacverify.audit.claims.
+exact streaming quantiles (`nacverify.audit.gates.quantiles`). The verdicts and messages are
+made from the merged summaries by nacverify.audit.gates.claims.
 
 Pair indices are global flat indices into phi ([..., K] flattened); row indices into its
 leading axes. Everything here is NumPy elementwise or per-row (over the K keys of one row),
@@ -130,7 +130,7 @@ class Block:
 
     @cached_property
     def recomputed(self) -> tuple[np.ndarray, np.ndarray]:
-        """(logits, scale) recomputed from the gates in the export's mode (nacverify.audit.logits)."""
+        """(logits, scale) recomputed from the gates in the export's mode (nacverify.audit.gates.logits)."""
         a, scale = recompute_logits(self.e)
         return np.asarray(a, dtype=np.float64), np.asarray(scale, dtype=np.float64)
 

@@ -37,9 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_write
-from ..claims import Verdict
-from ..errors import BadInput
+from ...atomic import atomic_write
+from ...claims import Verdict
+from ...errors import BadInput
 from .claims import CLAIM_IDS
 from .format import FORMAT_TAG, FORMAT_VERSION
 

@@ -1,18 +1,18 @@
 """The passes of an audit over an export: chunks of rows, serially or as tasks on an executor.
 
 `audit_file` audits a gate export file. An HDF5 export is read chunk by chunk (h5py
-hyperslabs of whole rows, `nacverify.audit.source`), so memory is bounded by the chunk
+hyperslabs of whole rows, `nacverify.audit.gates.source`), so memory is bounded by the chunk
 size, not the file; an NPZ export is loaded whole (NumPy cannot read a zip member in
 parts) and cut into the same chunks. Pass 1 computes every claim's summary and the first
 level of the exact quantiles; further passes, when the export is larger than `KEEP_ALL`
-pairs, refine the quantiles (`nacverify.audit.quantiles`) and compute only the quantities.
+pairs, refine the quantiles (`nacverify.audit.gates.quantiles`) and compute only the quantities.
 
 With an executor (a `concurrent.futures.Executor`, e.g. ``distributed.Client.get_executor()``
 as the CLI's ``--jobs`` / ``--scheduler`` give) each chunk is a task, `pass1_task` or
 `refine_task`: module-level functions that read their own rows of the HDF5 file **by
 path**, so the file must be reachable from every worker under the same path (a shared
 file system on a cluster). At most `WINDOW` tasks are in flight; results are merged in
-chunk order, and every merge is exact (`nacverify.audit.reduce`), so verdicts, witnesses
+chunk order, and every merge is exact (`nacverify.audit.gates.reduce`), so verdicts, witnesses
 and quantiles are bit for bit those of the serial run, whatever the chunk size or the
 number of workers.
 
@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadInput
-from ..precision import float64
+from ...errors import BadInput
+from ...precision import float64
 from .blocks import EVIDENCE_QUANTITIES, QUANTITIES, Block, map_block
-from ..claims import Claim, Outcome
+from ...claims import Claim, Outcome
 from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, _check_threshold, _claims, _outcome, applicability, claims_from_summaries
 from .format import ExportLayout, GateExport, no_valid_error, nonfinite_error, read_layout, valid_dtype_error
 from .quantiles import BOUND, COLLECT_BUDGET, KEEP_ALL, Accumulator, Level1, RefineAccumulator, RefineRequest, RefineResult, Selection
@@ -395,7 +395,7 @@ def audit_file(path: str | os.PathLike, *, sharp_threshold: float = DEFAULT_SHAR
     `chunk_pairs` sets the pairs per chunk (task), rounded down to whole rows; by default a
     chunk holds about `DEFAULT_CHUNK_BYTES` of the stored arrays. `quantiles` is "exact"
     (default) or "bounded" (exports above `keep_all` pairs: one pass, each quantile within
-    a relative 2**-9 of the exact one; nacverify.audit.quantiles). `keep_all` and
+    a relative 2**-9 of the exact one; nacverify.audit.gates.quantiles). `keep_all` and
     `collect_budget` tune the exact quantiles; neither changes a result, only time and
     memory, and neither does the chunk size nor the executor."""
     if quantiles not in QUANTILE_MODES:

@@ -1,8 +1,8 @@
-"""What the LTC audit's two forms share (nacverify.audit.ltc_claims: biophysical, eq. 1-2;
-nacverify.audit.ltc_abstract: abstract, eq. 7/9): the five claim ids, the choice of steps
+"""What the LTC audit's two forms share (nacverify.audit.ltc.claims: biophysical, eq. 1-2;
+nacverify.audit.ltc.abstract: abstract, eq. 7/9): the five claim ids, the choice of steps
 to solve, the step claim's verdict from recomputed errors and tolerances, and binding the
 checks into claims. Both forms' exports have T, B, N, M, states, elapsed, ode_unfolds and
-dtype_eps (nacverify.audit.ltc_format)."""
+dtype_eps (nacverify.audit.ltc.format)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+from ...claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 
 __all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "largest_elapsed_within", "solver_error_outcome",
            "solver_error_measurement", "unfolds_needed", "EXAMPLE_TOLERANCES", "bind_claims"]

@@ -32,12 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from ..claims import CheckContext, evaluate
-from ..errors import BadInput
-from .ltc_claims import CHECK_FACTOR, CHECK_LANES, ESTIMATE_FLOOR, REF_ATOL, REF_RTOL, UNFOLD_GRID, _Cell, ltc_audit_claims
-from .ltc_export import ncps_cell_entries, random_ncps_run
-from .ltc_format import read_ltc_export, write_ltc_export
-from .ltc_numerics import ODE_SOLVER, compare_with_reference
+from ...claims import CheckContext, evaluate
+from ...errors import BadInput
+from .claims import CHECK_FACTOR, CHECK_LANES, ESTIMATE_FLOOR, REF_ATOL, REF_RTOL, UNFOLD_GRID, _Cell, ltc_audit_claims
+from .export import ncps_cell_entries, random_ncps_run
+from .format import read_ltc_export, write_ltc_export
+from .numerics import ODE_SOLVER, compare_with_reference
 
 __all__ = ["ELAPSED", "AUDIT_TARGET_S", "WIRINGS", "Timing", "LTCAuditBench", "bench_ltc_audit", "ltc_bench_section"]
 

@@ -30,7 +30,7 @@ name                        shape       meaning
 attributes: ``ode_unfolds`` (int >= 1), ``epsilon`` (>= 0), ``implicit_param_constraints``
 (0/1: softplus applied to cm, gleak, w, sensory_w at run time), optional ``implementation``
 (free text). The sigmoid is ``1/(1 + exp(-sigma (v_pre - mu)))``.
-Files: NPZ or HDF5 (as the NAC gate export, nacverify.audit.format), tagged ``format =
+Files: NPZ or HDF5 (as the NAC gate export, nacverify.audit.gates.format), tagged ``format =
 "ltc-cell"``. Anything malformed is `BadInput` with a one-line message.
 
 **The abstract form** (seed 002 eq. 7/9; an entry ``form = "abstract"``, `AbstractLTCExport`):
@@ -52,8 +52,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadInput
-from .format import _float_array, _number, _scalar, read_entries
+from ...errors import BadInput
+from ..gates.format import _float_array, _number, _scalar, read_entries
 
 __all__ = [
     "LTCExport",
@@ -336,7 +336,7 @@ def read_ltc_export(path: str | Path) -> LTCExport | AbstractLTCExport:
 
 def write_ltc_export(entries: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
     """Validate `entries` as an LTC-cell export (either form) and write them to `path` (NPZ or HDF5 by suffix), atomically."""
-    from ..atomic import atomic_write
+    from ...atomic import atomic_write
 
     target = Path(path)
     kind = _SUFFIXES.get(target.suffix.lower())

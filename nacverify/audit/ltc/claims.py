@@ -17,7 +17,7 @@ $$v \leftarrow \frac{c_t v + G_{leak} V_{leak} + \sum_j g_{ji} E_{ji} + \sum_m g
 Expected verdicts without ``--expect``: ``holds`` for a healthy cell.
 
 `fused_step` and `ltc_rhs` state the formulas in plain numpy; the checks run them batched
-(nacverify.audit.ltc_numerics): step k's update depends only on the exported state k and input
+(nacverify.audit.ltc.numerics): step k's update depends only on the exported state k and input
 k, so the whole trajectory is one computation, and each checked interval of the solver-error
 claim is solved on its own, from the implementation's state.
 """
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..claims import Claim, Evidence, Outcome, Verdict
-from ..precision import float64
-from .ltc_format import AbstractLTCExport, LTCExport
-from .ltc_numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference, fused
-from .ltc_shared import (LTC_CLAIM_IDS, SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome,
+from ...claims import Claim, Evidence, Outcome, Verdict
+from ...precision import float64
+from .format import AbstractLTCExport, LTCExport
+from .numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference, fused
+from .shared import (LTC_CLAIM_IDS, SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome,
                          unfolds_needed)
 
 __all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
@@ -77,7 +77,7 @@ def fused_step(cell: _Cell, v, I, elapsed, unfolds: int, *, with_scale: bool = F
     """The fused update (module docstring) in float64: v (S, N), I (S, M), elapsed (S,).
     With `with_scale`, also each unfold's rounding magnitude m_u = (|numerator terms| + |v_new|
     |denominator terms|) / |denominator| carried through the later unfolds to first order,
-    E_{u+1} = |J_u| E_u + m_u (J_u = d v_new / d v, ltc_numerics.fused), per (S, N)."""
+    E_{u+1} = |J_u| E_u + m_u (J_u = d v_new / d v, numerics.fused), per (S, N)."""
     gs = cell.sensory(I, xp)
     num_s, den_s = xp.sum(gs * cell.serev, axis=-2), xp.sum(gs, axis=-2)
     abs_s, absden_s = xp.sum(xp.abs(gs * cell.serev), axis=-2), xp.sum(xp.abs(gs), axis=-2)
@@ -121,7 +121,7 @@ class _Pass:
 
 def _sweep(e: LTCExport, progress: Callable[[int], None] | None = None) -> _Pass:
     """The fused update of every step from the exported state before it: one batched computation
-    (ltc_numerics.fused), which also yields each step's rounding magnitude and tau_sys."""
+    (numerics.fused), which also yields each step's rounding magnitude and tau_sys."""
     T, B, N, M = e.T, e.B, e.N, e.M
     states = e.states.astype(np.float64)
     eps = e.dtype_eps
@@ -309,7 +309,7 @@ def _unfold_grid(e: LTCExport) -> np.ndarray:
 def _solver_comparison(e: LTCExport, limit: int) -> ReferenceComparison | None:
     """The numbers behind the solver-error claim (None when some cm <= 0: outside the claim's premises, `_solver_error`).
     All intervals are independent (each starts from the implementation's own state), so each
-    kind of solve is one batched computation (ltc_numerics)."""
+    kind of solve is one batched computation (nacverify.audit.ltc.numerics)."""
     cell = _Cell.of(e)
     if not (np.all(cell.cm > 0)):
         return None
@@ -444,20 +444,20 @@ LTC_CLAIM_SPECS: dict[str, tuple[str, str, str]] = {
 def ltc_audit_claims(export: LTCExport | AbstractLTCExport, *, tol: float | None = DEFAULT_SOLVER_TOL, solver_steps: int = DEFAULT_SOLVER_STEPS,
                      progress: Callable[[int], None] | None = None, warm_up: bool = False) -> list[Claim]:
     """The five LTC audit claims bound to one export (expected: holds, for a healthy cell); an
-    abstract-form export gets the same five ids, checked against eq. 7/9 (nacverify.audit.ltc_abstract;
+    abstract-form export gets the same five ids, checked against eq. 7/9 (nacverify.audit.ltc.abstract;
     computed in the caller's thread: `warm_up` plays no part there).
     The step and tau_sys checks share one sweep over the trajectory (`progress(n)` after each
     chunk, n steps). With `warm_up` (for callers that evaluate all five, like the CLI), the
     solver-error claim's computation (compilation and solves) starts at once in a background
     thread, so that it overlaps the sweep and the other claims; its verdict is the same either way."""
-    from ..errors import BadInput
+    from ...errors import BadInput
 
     if tol is not None and not (np.isfinite(tol) and tol > 0):
         raise BadInput(f"--tol must be > 0 and finite, got {tol}")
     if solver_steps < 1:
         raise BadInput(f"solver steps must be >= 1, got {solver_steps}")
     if isinstance(export, AbstractLTCExport):
-        from .ltc_abstract import abstract_audit_claims
+        from .abstract import abstract_audit_claims
 
         return abstract_audit_claims(export, tol=tol, solver_steps=solver_steps, progress=progress)
     prefetched = _in_background(_solver_comparison, export, solver_steps) if warm_up else None

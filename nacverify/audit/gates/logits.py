@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..odes import frozen_solution
+from ...odes import frozen_solution
 from .format import GateExport
 
 __all__ = ["ULPS", "recompute_logits", "logit_tolerance", "mode_logits_available"]
