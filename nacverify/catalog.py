@@ -8,7 +8,8 @@ from .frozen import claims as _frozen_claims  # noqa: F401
 from .symbolic import claims as _symbolic_claims  # noqa: F401
 from .checks import claims as _numeric_claims  # noqa: F401
 from .checks import solver_agreement as _solver_claims  # noqa: F401
-from .checks import model_claims as _model_claims  # noqa: F401
+from .checks import nac_model_gates as _nac_model_gates_claims  # noqa: F401
+from .checks import nac_reference_parity as _nac_reference_parity_claims  # noqa: F401
 from .checks import locality_latency as _locality_latency_claims  # noqa: F401
 from .checks import locality_attention as _locality_attention_claims  # noqa: F401
 from .checks import locality_spiking as _locality_spiking_claims  # noqa: F401

@@ -10,7 +10,7 @@ import pytest
 
 import nacverify  # noqa: F401
 from nacverify.claims import CheckContext, Verdict, evaluate, registry
-from nacverify.checks import model_claims as mc
+from nacverify.checks import nac_model_gates as mc
 
 IDS = ["nac.model.omega_positive", "nac.model.exact_is_ode", "nac.model.thm1", "nac.model.euler_margin", "nac.model.gate_sensitivity", "nac.model.sharpness"]
 

@@ -1,5 +1,5 @@
 """Tests that kill mutants of the parity tolerance (tools/mutate.py, target ``parity``): the
-enclosure arithmetic of `nacverify.checks.model_claims` (``_Enc``, ``_rounded`` ... ``_cell_once``,
+enclosure arithmetic of `nacverify.checks.nac_reference_parity` (``_Enc``, ``_rounded`` ... ``_cell_once``,
 ``parity_bounds``). Each radius is checked two ways, with values chosen by hand:
 
 - its size, written out from the running-error rules of the module's comment (Higham ch. 2-3):
@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nacverify.checks import model_claims as mc
-from nacverify.checks.model_claims import E_FN, EPS32, TINY32, U32
+from nacverify.checks import nac_reference_parity as mc
+from nacverify.checks.nac_reference_parity import E_FN, EPS32, TINY32, U32
 
 U = 2.0**-24
 

@@ -14,7 +14,7 @@ import pytest
 
 import nacverify  # noqa: F401  (float64 on; the model below still computes in float32)
 from nacverify.audit import audit_claims, from_arrays
-from nacverify.checks.model_claims import E_FN, find_reference_dir, parity_mode, reference_parity_outcome
+from nacverify.checks.nac_reference_parity import E_FN, find_reference_dir, parity_mode, reference_parity_outcome
 from nacverify.claims import Verdict, evaluate
 from nacverify.errors import BadInput
 from nacverify.model import NAC, from_keras_weights, golden_arrays
@@ -131,7 +131,7 @@ def test_parity_holds_on_the_golden_fixture(golden):
 
 
 def test_phi_tolerance_has_its_derived_size(golden):
-    """phi's tolerance, derived by hand from the running-error analysis of model_claims.py for the
+    """phi's tolerance, derived by hand from the running-error analysis of nac_reference_parity.py for the
     fixture's one phi value. The backbone's motor neuron 0 has no sensory column (its input mask
     column is all zero), so its pre-activation is its bias b0, a 'sum' of 16 + 1 terms charged
     gamma_17 |b0|; then y = b0 w_out + b_out (two roundings), phi = sigmoid(y) (4.5 ulps, Eigen's
@@ -205,7 +205,7 @@ def test_audit_of_the_fixture_gates(golden, mode):
 
 
 def test_missing_fixture_is_inconclusive_and_says_why(monkeypatch):
-    import nacverify.checks.model_claims as mc
+    import nacverify.checks.nac_reference_parity as mc
     from nacverify.claims import CheckContext
 
     monkeypatch.setattr(mc, "find_reference_dir", lambda: None)
@@ -221,7 +221,7 @@ def test_the_package_ships_the_golden_file_byte_for_byte(monkeypatch):
     import hashlib
     from pathlib import Path
 
-    from nacverify.checks.model_claims import REFERENCE_FILE, shipped_reference_dir
+    from nacverify.checks.nac_reference_parity import REFERENCE_FILE, shipped_reference_dir
 
     monkeypatch.delenv("NACVERIFY_REFERENCE", raising=False)
     shipped = shipped_reference_dir() / REFERENCE_FILE
@@ -233,7 +233,7 @@ def test_the_package_ships_the_golden_file_byte_for_byte(monkeypatch):
 
 
 def test_an_override_that_names_no_golden_file_is_inconclusive_not_replaced(monkeypatch, tmp_path):
-    import nacverify.checks.model_claims as mc
+    import nacverify.checks.nac_reference_parity as mc
     from nacverify.claims import CheckContext
 
     monkeypatch.setenv("NACVERIFY_REFERENCE", str(tmp_path / "nowhere"))
@@ -243,7 +243,7 @@ def test_an_override_that_names_no_golden_file_is_inconclusive_not_replaced(monk
 
 
 def test_reference_dir_from_the_environment(monkeypatch, tmp_path):
-    from nacverify.checks.model_claims import REFERENCE_FILE
+    from nacverify.checks.nac_reference_parity import REFERENCE_FILE
 
     (tmp_path / REFERENCE_FILE).write_bytes(b"")
     monkeypatch.setenv("NACVERIFY_REFERENCE", str(tmp_path / REFERENCE_FILE))

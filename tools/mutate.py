@@ -66,18 +66,18 @@ TARGETS: dict[str, dict] = {
         "mutant_tests": ["tests/test_mutants_model.py"],
     },
     "ltc_numerics": {
-        "files": ["nacverify/audit/ltc/numerics.py"],
+        "files": ["nacverify/audit/ltc_numerics.py"],
         "names": None,
         "tests": ["tests/test_ltc_audit.py", "tests/test_ltc_audit_speed_semantics.py"],
         "mutant_tests": ["tests/test_mutants_ltc_audit.py"],
     },
     "parity": {
-        "files": ["nacverify/checks/model_claims.py"],
+        "files": ["nacverify/checks/nac_reference_parity.py"],
         # parity_bounds and the enclosure arithmetic it is built from
-        "names": [f"nacverify.checks.model_claims.x_{f}__mutmut_*" for f in (
+        "names": [f"nacverify.checks.nac_reference_parity.x_{f}__mutmut_*" for f in (
             "parity_bounds", "_rounded", "_gamma", "_add", "_mul", "_div", "_fn", "_exp", "_sigmoid_slope_max",
             "_sigmoid", "_log1p", "_softplus", "_dot", "_affine", "_heads", "_gather", "_cell_once")]
-        + ["nacverify.checks.model_claims.xǁ_Encǁ*"],
+        + ["nacverify.checks.nac_reference_parity.xǁ_Encǁ*"],
         "tests": ["tests/test_reference_parity.py"],
         "mutant_tests": ["tests/test_mutants_parity.py"],
     },
