@@ -27,12 +27,12 @@ Mode = enum.Enum("Mode", {m: m for m in MODES}, type=str)
 Quantiles = enum.Enum("Quantiles", {m: m for m in QUANTILE_MODES}, type=str)
 LARGE = "Large exports (HDF5 is read chunk by chunk; reports/AUDIT_FORMAT.md)"
 PROGRESS_BYTES = 1 << 28  # files larger than this show a progress bar
-_load, __getattr__ = lazy_names(globals(), {"audit_file": "nacverify.audit.stream", "reuse_heap_in_this_process": "nacverify.audit.stream"})
+_load, __getattr__ = lazy_names(globals(), {"audit_file": "nacverify.audit.gates.stream", "reuse_heap_in_this_process": "nacverify.audit.gates.stream"})
 
 
 def _list_claims() -> None:
     from nacverify.audit import CLAIM_IDS
-    from nacverify.audit.claims import CLAIM_SPECS
+    from nacverify.audit.gates.claims import CLAIM_SPECS
 
     table = Table(title=f"{len(CLAIM_IDS)} audit claims")
     for col in ("claim", "source", "statement"):

@@ -66,7 +66,7 @@ TARGETS: dict[str, dict] = {
         "mutant_tests": ["tests/test_mutants_model.py"],
     },
     "ltc_numerics": {
-        "files": ["nacverify/audit/ltc_numerics.py"],
+        "files": ["nacverify/audit/ltc/numerics.py"],
         "names": None,
         "tests": ["tests/test_ltc_audit.py", "tests/test_ltc_audit_speed_semantics.py"],
         "mutant_tests": ["tests/test_mutants_ltc_audit.py"],
