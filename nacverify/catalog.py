@@ -6,7 +6,8 @@ Claims live with the checks, never in the packages they check: `nacverify.solver
 
 from .frozen import claims as _frozen_claims  # noqa: F401
 from .symbolic import claims as _symbolic_claims  # noqa: F401
-from .checks import claims as _numeric_claims  # noqa: F401
+from .checks import nac_stability as _nac_stability_claims  # noqa: F401
+from .checks import nac_corollaries as _nac_corollaries_claims  # noqa: F401
 from .checks import solver_agreement as _solver_claims  # noqa: F401
 from .checks import nac_model_gates as _nac_model_gates_claims  # noqa: F401
 from .checks import nac_reference_parity as _nac_reference_parity_claims  # noqa: F401

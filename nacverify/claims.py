@@ -167,6 +167,7 @@ class Result:
 _REGISTRY: dict[str, Claim] = {}
 _PROVIDERS: list[Callable[[], Iterable[Claim]]] = []
 _LOADED: set[int] = set()
+_REGISTERED_BY: dict[str, str] = {}  # claim id -> the module of the provider that registered it
 
 
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
@@ -208,7 +209,15 @@ def registry() -> dict[str, Claim]:
             with float64():  # a provider may build its problems (arrays) up front: in float64, like the checks
                 for claim in provider():
                     register(claim)
+                    _REGISTERED_BY[claim.id] = provider.__module__
     return dict(sorted(_REGISTRY.items()))
+
+
+def registered_by(claim_id: str) -> str:
+    """The module whose provider registered the claim (``nacverify.symbolic.claims`` for every
+    proof obligation; `nacverify.provenance.defined_in` names the proof module)."""
+    registry()
+    return _REGISTERED_BY.get(claim_id, "")
 
 
 def get_claim(claim_id: str) -> Claim:

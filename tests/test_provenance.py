@@ -130,3 +130,60 @@ def test_list_json_gives_defined_in_and_ledger() -> None:
     assert entry["ledger"] == ["000:table2.average"]
     text = CliRunner().invoke(app, ["list", "--only", "nac.table2.average"]).stdout
     assert "nacverify.frozen._table2:table2_average_outcome" in text and "000:table2.average" in text
+
+
+def _module_map() -> dict[str, set[str]]:
+    """The map at the end of nacverify/checks/__init__.py's docstring: id prefix -> modules."""
+    import nacverify.checks
+
+    doc = nacverify.checks.__doc__
+    rows = doc[doc.index("every id below it):") :].splitlines()[1:]
+    table = {}
+    for row in rows:
+        if row.strip():
+            prefix, modules = row.split(None, 1)
+            table[prefix] = {m.strip() for m in modules.split(",")}
+    return table
+
+
+def _short_module(claim_id: str) -> str:
+    from nacverify.claims import registered_by
+
+    module = registered_by(claim_id)
+    if module == "nacverify.symbolic.claims":
+        module = defined_in(get_claim(claim_id)).module
+    return module.removeprefix("nacverify.checks.").removeprefix("nacverify.")
+
+
+def _map_problems(table: dict[str, set[str]]) -> list[str]:
+    wrong, used = [], {prefix: set() for prefix in table}
+    for claim_id in registry():
+        covering = [p for p in table if claim_id == p or claim_id.startswith(p + ".")]
+        if not covering:
+            wrong.append(f"{claim_id}: no row")
+            continue
+        prefix = max(covering, key=len)
+        module = _short_module(claim_id)
+        used[prefix].add(module)
+        if module not in table[prefix]:
+            wrong.append(f"{claim_id}: in {module}, the row {prefix} says {sorted(table[prefix])}")
+    return wrong + [f"row {p}: {sorted(table[p] - used[p])} register no claim under it" for p in table if table[p] - used[p]]
+
+
+def test_the_checks_docstring_maps_every_claim_id_to_its_module() -> None:
+    """A reader guesses the module from the id; the map in nacverify/checks/__init__.py must hold for
+    every registered claim (the longest prefix that covers the id), and name no module in vain."""
+    table = _module_map()
+    assert len(table) > 50
+    wrong = _map_problems(table)
+    assert not wrong, "\n".join(wrong[:20])
+    for module in {m for ms in table.values() for m in ms}:
+        importlib.import_module("nacverify." + (module if module.split(".")[0] in ("proofs", "frozen") else "checks." + module))
+
+
+def test_the_map_check_catches_a_wrong_row_and_a_missing_one() -> None:
+    table = _module_map()
+    moved = {**table, "ltc.table11": {"ltc_bounds"}}
+    assert any(w.startswith("ltc.table11.8: in ltc_table11") for w in _map_problems(moved))
+    missing = {p: m for p, m in table.items() if p != "ltc.table11"}
+    assert "ltc.table11.8: no row" in _map_problems(missing)

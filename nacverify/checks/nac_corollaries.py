@@ -20,7 +20,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..regimes import ConstantCoefficients
 from ..margins import solver_margin
 from ..solvers import solve_ensemble
@@ -267,3 +267,6 @@ def corollary_claims() -> list[Claim]:
         Claim("nac.euler.order", f"{SEED001}, eq. 2 against eq. 3", "explicit Euler converges to the closed form with order 1",
               "constant gates, omega > 0, dt -> 0", Verdict.HOLDS, "Euler is a first-order method", _euler_order_check, group="numeric", kind=Kind.LEMMA),
     ]
+
+
+add_provider(corollary_claims)

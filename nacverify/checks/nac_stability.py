@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..regimes import ConstantCoefficients
 from ..margins import TIGHTER, solver_margin
 from ..solvers import solve_ensemble
@@ -348,3 +348,6 @@ def thm1_claims() -> list[Claim]:
             kind=Kind.IMPLEMENTATION,
         ),
     ]
+
+
+add_provider(thm1_claims)
