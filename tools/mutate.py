@@ -48,9 +48,7 @@ TARGETS: dict[str, dict] = {
     "bounds": {
         "files": ["nacverify/frozen/_bounds.py", "nacverify/frozen/_readings.py", "nacverify/frozen/_kernel.py"],
         "names": None,
-        # tests/test_table2_readings.py and tests/test_sweep_stream.py also reach these files; add them when they pass
-        # on their own (both were being rewritten with frozen/_kernel.py and _sweep.py, and failed mutmut's clean run)
-        "tests": ["tests/test_frozen.py"],
+        "tests": ["tests/test_frozen.py", "tests/test_table2_readings.py", "tests/test_sweep_stream.py"],
         "mutant_tests": ["tests/test_mutants_frozen.py"],
     },
     "ltc": {
