@@ -172,3 +172,48 @@ def test_parity_bounds_values_follow_the_layer_formulas():
     wt = mc._mul(ex["omega"], ex["t_pseudo"])
     spread = np.exp(-wt.v + wt.r) - np.exp(-wt.v)
     assert np.all(ex["logits"].r >= (phi / om) * spread * (1 - 1e-9))
+
+
+def test_pair_inputs_carry_q_and_k_radii_into_t_pseudo():
+    """u = [q_i ; k_j] keeps the radii of q and k: t_pseudo's radius is that of sigma(z), z = za * 1 + zb with
+    za, zb affine in u (the rules checked by hand above), composed here from out["q"], out["k"] and the pairs.
+    Dropping u's radius (an exact u) gives a smaller t_pseudo radius, which this catches."""
+    weights, config, x, idx = _golden("steady")
+    out = mc.parity_bounds(weights, config, x, idx, "steady")
+    H = int(config["num_heads"])
+    B, T, d = out["q"].v.shape
+    heads = lambda a: np.moveaxis(a.reshape(B, T, H, d // H), 2, 1)  # noqa: E731  (B, H, T, depth)
+    qv, qr, kv, kr = heads(out["q"].v), heads(out["q"].r), heads(out["k"].v), heads(out["k"].r)
+    b, h, t = np.meshgrid(np.arange(B), np.arange(H), np.arange(T), indexing="ij")
+    kgv, kgr = kv[b[..., None], h[..., None], idx], kr[b[..., None], h[..., None], idx]  # (B, H, T, K, depth)
+    K = idx.shape[-1]
+    qbv, qbr = np.repeat(qv[:, :, :, None, :], K, 3), np.repeat(qr[:, :, :, None, :], K, 3)
+    u = mc._Enc(np.concatenate([qbv, kgv], -1), np.concatenate([qbr, kgr], -1))
+    assert np.all(u.r > 0)
+    w = {k.split("/", 1)[1]: np.asarray(v) for k, v in weights.items() if k.startswith("time_a/")}
+    wb = {k.split("/", 1)[1]: np.asarray(v) for k, v in weights.items() if k.startswith("time_b/")}
+    za = mc._affine(u, w["kernel"], w["bias"].astype(np.float64))[..., 0]
+    zb = mc._affine(u, wb["kernel"], wb["bias"].astype(np.float64))[..., 0]
+    tp = mc._sigmoid(mc._add(mc._mul(za, mc._Enc(np.ones_like(za.v))), zb))
+    np.testing.assert_allclose(out["t_pseudo"].v, tp.v, rtol=1e-15)
+    np.testing.assert_allclose(out["t_pseudo"].r, tp.r, rtol=1e-12)
+    exact_u = mc._Enc(u.v)
+    za0 = mc._affine(exact_u, w["kernel"], w["bias"].astype(np.float64))[..., 0]
+    assert np.all(za0.r < za.r)
+
+
+def test_softmax_total_is_charged_gamma_of_the_pairs_per_query():
+    """The softmax denominator sums the K pairs of one query (the last axis): its radius is the sum of the
+    terms' radii plus gamma_K times the sum of |e| + r, K = top-k (8 here), not the T = 24 queries."""
+    weights, config, x, idx = _golden("steady")
+    out = mc.parity_bounds(weights, config, x, idx, "steady")
+    a = out["logits"]
+    K = idx.shape[-1]
+    assert a.v.shape[-1] == K == 8 and a.v.shape[-2] == 24
+    m = mc._Enc(np.max(a.v, -1, keepdims=True), np.max(a.r, -1, keepdims=True))
+    ex = mc._exp(mc._add(a, m, -1.0))
+    gamma_k = K * U / (1 - K * U)
+    total = mc._Enc(ex.v.sum(-1, keepdims=True), ex.r.sum(-1, keepdims=True) + gamma_k * (np.abs(ex.v) + ex.r).sum(-1, keepdims=True))
+    att = mc._div(ex, total, k=2.0)
+    np.testing.assert_allclose(out["attention"].v, att.v, rtol=1e-15)
+    np.testing.assert_allclose(out["attention"].r, att.r, rtol=1e-12)
