@@ -365,3 +365,29 @@ def test_by_document_pages_in_headless_chromium(registry_pages, tmp_path):
     assert _count(everything, "#1a7f37") > 500  # "holds" marks of the items as expected
     assert _count(only, "#1a7f37") < _count(everything, "#1a7f37") / 10
     assert _count(only, "#cf222e") > 50  # the flipped claim's mark and the "not as expected" text
+
+
+def test_a_claims_details_link_the_code_that_decides_it_and_its_ledger_items(registry_pages):
+    """Issue 25: each claim's details name where it is decided (read off the source by hand:
+    nac.table2.average is `table2_average_outcome` of nacverify/frozen/_table2.py) as a link to that
+    file, and link each ledger item citing it (000:table2.average)."""
+    import html as _html
+    from urllib.parse import urlparse
+    from urllib.request import url2pathname
+
+    index, _, _, _ = registry_pages
+    pages = {p.name: p.read_text(encoding="utf-8") for p in index.parent.glob("claims*.html")}
+    name, page = next((n, t) for n, t in pages.items() if 'id="claim-nac.table2.average"' in t)
+    block = page[page.index('id="claim-nac.table2.average"'):]
+    block = block[: block.index("</details>")]
+    assert '<a href="doc-000.html#item-table2.average">000:table2.average</a>' in block
+    link = re.search(r'<b>defined in</b> <a class="mono" href="([^"]+)">([^<]+)</a> <span class="small">([^<]+)</span>', block)
+    assert link, block
+    href, label, where = (_html.unescape(g) for g in link.groups())
+    assert label == "nacverify.frozen._table2:table2_average_outcome"
+    path = Path(url2pathname(urlparse(href).path))
+    assert path.is_file() and path.name == "_table2.py"
+    file, line = where.rsplit(":", 1)
+    assert file.endswith("nacverify/frozen/_table2.py")
+    assert path.read_text(encoding="utf-8").splitlines()[int(line) - 1].startswith("def table2_average_outcome(")
+    assert all("<b>defined in</b>" in t for t in pages.values() if "<details" in t)

@@ -94,6 +94,7 @@ class _Documents:
 
     rows: dict[str, tuple[str, list]] = field(default_factory=dict)
     items_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    defined_in: dict[str, object] = field(default_factory=dict)  # claim id -> provenance.Definition (claims this version registers)
 
     @property
     def in_items(self) -> set[str]:
@@ -124,7 +125,29 @@ def _documents(data: ReportData) -> _Documents:
         for it, _ in rows:
             for cid in it.claims:
                 out.items_of.setdefault(cid, []).append((doc, it.item))
+    out.defined_in = _definitions(data.claims)
     return out
+
+
+def _definitions(claim_ids) -> dict[str, object]:
+    """Where this version decides each of the report's claims (`nacverify.provenance`); a claim it
+    does not register (a report from another version) has none."""
+    import nacverify.catalog  # noqa: F401  (registers every claim provider)
+    from ..claims import registry
+    from ..provenance import defined_in
+
+    known = registry()
+    return {cid: defined_in(known[cid]) for cid in claim_ids if cid in known}
+
+
+def _source_link(where) -> str:
+    """``module:function`` linked to the installed source file, with its file and line."""
+    from pathlib import Path
+
+    import nacverify
+
+    path = Path(nacverify.__file__).resolve().parent.parent / where.file
+    return f'<a class="mono" href="{_e(path.as_uri())}">{_e(str(where))}</a> <span class="small">{_e(where.file)}:{where.line}</span>'
 
 
 def _findings_section(page: _Page, data: ReportData, docs: _Documents) -> None:
@@ -237,5 +260,7 @@ def _claim_details(page: _Page, claims: list[ClaimRecord], docs: _Documents) -> 
         body = "".join(f"<p><b>{_e(k)}</b> {_e(v)}</p>" for k, v in lines if v)
         if where:
             body += f"<p><b>ledger items</b> {where}</p>"
+        if c.id in docs.defined_in:
+            body += f"<p><b>defined in</b> {_source_link(docs.defined_in[c.id])}</p>"
         page.add(f'<details class="cl {_row_class(_ok(c))}" id="{_e(_anchor(c.id))}">{head}{body}</details>')
 
