@@ -2,6 +2,7 @@
 re-evaluated here with independent numerics (plain floats, numpy, scipy quadrature and
 ODE solves, brute-force grids), never with the SymPy expressions the engine used."""
 
+import json
 import math
 from pathlib import Path
 
@@ -312,3 +313,23 @@ def test_motivation_leak_sign_by_hand():
     assert BY_ID["nac.motivation.ltc_plugging.leaky"].run().verdict == Verdict.HOLDS
     assert -2 / 4 + 3 * (5 - 2) == -(1 / 4 + 3) * 2 + 3 * 5 == 8.5
     assert BY_ID["nac.motivation.ltc_plugging"].kind == "as-printed"
+
+
+def test_obligation_texts_do_not_depend_on_the_hash_seed():
+    """Two symbols of one name with different assumptions (t_a > 0 and t_a < 0 in
+    nac.s22.tsample_limit.value) were described by whichever a set iterated last: the assumptions
+    text changed with PYTHONHASHSEED (seeds 1 and 3 gave 't_a: < 0' and 't_a: > 0')."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import json; from nacverify.symbolic.discover import all_obligations; "
+              "print(json.dumps({ob.id: ob.assumptions() for ob in all_obligations()}))")
+    texts = []
+    for seed in ("1", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+        assert res.returncode == 0, res.stderr
+        texts.append(json.loads(res.stdout))
+    assert texts[0] == texts[1]
+    assert texts[0]["nac.s22.tsample_limit.value"].startswith("omega: > 0; phi: > 0 | real; t_a: < 0 | > 0;")

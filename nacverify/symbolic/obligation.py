@@ -70,16 +70,18 @@ class Obligation:
     reading: str = ""  # the interpretation a `reading` obligation is checked under
 
     def symbols(self) -> dict[str, str]:
-        """Symbol name -> its assumptions, plus search intervals where stated."""
+        """Symbol name -> its assumptions, plus search intervals where stated. Two symbols of one
+        name (``t_a`` positive in one part, negative in another) are both described, in sorted
+        order, so the text does not depend on set iteration (Python's hash seed)."""
         domain = self.check.domain()
-        out = {}
-        for s in sorted(self.check.symbols() | set(self.over), key=lambda s: s.name):
+        texts: dict[str, set[str]] = {}
+        for s in self.check.symbols() | set(self.over):
             text = describe_symbol(s)
             if s.name in domain:
                 lo, hi = domain[s.name]
                 text += f", in [{lo}, {hi}]"
-            out[s.name] = text
-        return out
+            texts.setdefault(s.name, set()).add(text)
+        return {name: " | ".join(sorted(texts[name])) for name in sorted(texts)}
 
     def assumptions(self) -> str:
         text = "; ".join(f"{k}: {v}" for k, v in self.symbols().items())
