@@ -156,3 +156,24 @@ def test_limit_symbols_and_its_inconclusive_branches():
     open_ = Limit(f(x) / x, x, 0, 1).run()
     assert open_.verdict == Verdict.INCONCLUSIVE and open_.methods == ("limit",)
     assert open_.message == "SymPy could not evaluate the limit as x -> 0"
+
+
+def test_dsolve_that_returns_a_list_is_inconclusive_and_says_how_it_was_tried():
+    # a' = a^3, a(0) = 0: the general solution a = +-1/sqrt(C - 2 t) has no constant giving a(0) = 0 (the
+    # solution is a = 0), and SymPy's dsolve returns a list (empty) instead of one equation: nothing is
+    # decided, and the finding names dsolve as the method tried
+    plain = sp.Symbol("t")
+    out = DSolve(lambda a: a**3, plain, (0, 0), 0).run()
+    assert out.verdict == Verdict.INCONCLUSIVE
+    assert out.message.startswith("dsolve returned") and out.message.endswith("solutions")
+    assert out.methods == ("dsolve",)
+
+
+def test_limit_cross_check_reports_a_persistent_gap_near_the_point():
+    # lim_{x -> 0+} e^(10 x) is 1; handed a wrong 'SymPy value' 2, the 60-digit cross-check finds the gap
+    # |e^(10 d) - 2| ~ 1 at d = 1e-8 and at d = 1e-16 alike (a persistent gap), and reports it. Evaluated
+    # far from the point (d ~ 1: |e^10 - 2| ~ 22000) the gap would look like convergence and go unreported.
+    x = sp.Symbol("x", real=True)
+    check = Limit(sp.exp(10 * x), x, 0, 1)
+    assert check._numeric_disagreement(sp.exp(10 * x), sp.Integer(2), seed=0)
+    assert check._numeric_disagreement(sp.exp(10 * x), sp.Integer(1), seed=0) is None
