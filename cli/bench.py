@@ -27,23 +27,36 @@ class Suite(str, enum.Enum):
     all = "all"
 
 
-def _row_table(records, title: str) -> Table:
+def _pct(fraction) -> str:
+    return "-" if fraction is None else f"{100 * fraction:.2f}"
+
+
+def _row_table(records, title: str, peak: dict) -> Table:
+    from nacverify.bench import achieved
+
     table = Table(title=title)
-    for col in ("configuration", "T", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "peak MB", "parity"):
+    for col in ("configuration", "T", "batch", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "GFLOP/s", "% peak FLOP/s", "GB/s", "% peak B/s", "peak MB", "parity"):
         table.add_column(col, justify="right" if col not in ("configuration", "parity") else "left", no_wrap=True)
     for r in records:
+        a = achieved(r, peak)
         table.add_row(
-            r.config.name,
+            r.config.label,
             str(r.config.T),
+            str(r.config.batch),
             f"{r.compile_s:.2f}",
             f"{r.median_s * 1e3:.3f}",
             f"{r.p10_s * 1e3:.3f}",
             f"{r.p90_s * 1e3:.3f}",
             f"{r.throughput:,.1f}",
+            f"{a['achieved_flops_per_second'] / 1e9:,.2f}",
+            _pct(a["peak_fraction_flops_per_second"]),
+            f"{a['achieved_bytes_per_second'] / 1e9:,.2f}",
+            _pct(a["peak_fraction_bytes_per_second"]),
             f"{r.peak_mb:.2f}",
             r.config.parity,
         )
-    table.caption = "parity: rows that compute the public layer's output (proven by nac.model.reference_parity); quote speed ratios against the public layer only for those"
+    table.caption = ("parity: rows that compute the public layer's output (proven by nac.model.reference_parity); quote speed ratios against the public layer only for those. "
+                     "GFLOP/s, GB/s: XLA's FLOPs and bytes accessed of one call (counted on the CPU lowering) / median; % of the device's peak (report: /bench/device_peak)")
     return table
 
 
@@ -55,6 +68,7 @@ def bench(
     max_T: Annotated[int, typer.Option("--max-T", help="Largest T of the scaling suite (powers of two from --min-T).")] = 16384,
     min_T: Annotated[int, typer.Option("--min-T", help="Smallest T of the scaling suite.")] = 256,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on configuration names, e.g. 'NAC-Exact*' (repeatable).")] = None,
+    batch: Annotated[Optional[str], typer.Option("--batch", help="Comma-separated batch sizes, e.g. 1,16,128: every row is timed at each (rows named <name>@b<batch>); default: batch 1, today's names.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and inputs.")] = 0,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/bench-<suite>-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
@@ -107,14 +121,19 @@ def bench(
         raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
     if min_T > max_T:
         raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
-    from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, records_section, scaling_fits, suite_configs, targets
+    from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, parse_batches, records_section, scaling_fits, suite_configs, targets
+    from nacverify.bench_peaks import device_peak
     from nacverify.environment import device_description
     from nacverify.report import Report, check_writable, default_report_path, write_report
 
-    configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only)
+    batches = parse_batches(batch) if batch is not None else None
+    configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only, batches=batches)
     out_path = check_writable(out or default_report_path(f"bench-{suite.value}"), overwrite=force)
     report = Report(command=command_line(), seed=seed)
     console.print(f"device: {device_description()}; peak memory: {MEMORY_METHOD}", markup=False)
+    peak = device_peak()
+    console.print(f"machine: {peak['machine']}; peak FLOP/s: {_rate(peak['peak_flops_per_second'], 'FLOP/s')} ({peak['peak_flops_source']}); "
+                  f"peak bytes/s: {_rate(peak['peak_bytes_per_second'], 'B/s')} ({peak['peak_bytes_source']})", markup=False)
     records = []
     recalls: dict[tuple[str, int], float] = {}
     scaling_Ts = sorted({c.T for c in configs if c.suite == "scaling" and c.group == "block"})
@@ -131,21 +150,21 @@ def bench(
                 recalls[(kind, t)] = block_recall(t, kind=kind, seed=seed)
                 bar.advance(task)
     except KeyboardInterrupt:
-        report.sections = records_section(records, scaling_fits(records), recalls)
+        report.sections = records_section(records, scaling_fits(records), recalls, peak)
         raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(records)} of {len(configs)} configurations") from None
 
     fits = scaling_fits(records)
-    report.sections = records_section(records, fits, recalls)
+    report.sections = records_section(records, fits, recalls, peak)
     for name in ("paper", "ablations", "scaling"):
         rows = [r for r in records if r.config.suite == name]
         if rows:
-            console.print(_row_table(rows, f"{name} suite ({repeats} timed passes each, float32)"))
+            console.print(_row_table(rows, f"{name} suite ({repeats} timed passes each, float32)", peak))
     if fits:
         table = Table(title="scaling in T (all queries): fitted exponents, value ~ T^p")
         for col in ("curation", "T range", "time p", "time p (upper half)", "memory p"):
             table.add_column(col, justify="right", no_wrap=True)
         for f in fits:
-            table.add_row(f.curation, f"{int(f.Ts[0])}..{int(f.Ts[-1])}", f"{f.time_exponent:.3f}", f"{f.time_exponent_upper:.3f}", f"{f.memory_exponent:.3f}")
+            table.add_row(f.label, f"{int(f.Ts[0])}..{int(f.Ts[-1])}", f"{f.time_exponent:.3f}", f"{f.time_exponent_upper:.3f}", f"{f.memory_exponent:.3f}")
         console.print(table)
     if recalls:
         table = Table(title="recall@8 of block Top-K against exact Top-K (model q/k)")
@@ -157,7 +176,7 @@ def bench(
         console.print(table)
     met = targets(records, fits)
     if met:
-        table = Table(title="targets (this project's 2-core CPU; timings are noisy when the machine is shared)")
+        table = Table(title=f"targets (measured on {peak['machine']}; timings are noisy when the machine is shared)")
         for col in ("target", "measured", "limit", "met"):
             table.add_column(col, justify="right" if col != "target" else "left", no_wrap=True)
         for name, value, limit, ok in met:
@@ -168,6 +187,10 @@ def bench(
         }
     path = write_report(report, out_path, overwrite=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
+
+
+def _rate(value, unit: str) -> str:
+    return "unknown" if value is None else f"{value / 1e9:,.1f} G{unit}"
 
 
 def _key(name: str) -> str:

@@ -4,7 +4,15 @@ Protocol per configuration (one jitted forward pass on a seeded input, float32):
 
 * **compile time**: ``jax.jit(f).lower(params, x).compile()`` wall time;
 * one warm-up call, then ``repeats`` (>= 10) timed calls, each ending in
-  ``jax.block_until_ready``; median, p10 and p90 of the wall times; throughput = batch / median;
+  ``jax.block_until_ready``; median, p10 and p90 of the wall times; throughput = batch / median
+  (sequences/s); ``--batch B1,B2,...`` times every row at each batch size (`batched`);
+* **work of one call**: ``flops`` and ``bytes_accessed`` from XLA's cost analysis
+  (`nacverify.xla_cost.cpu_cost_analysis`). The FLOP count is the program's, counted on its CPU
+  lowering (before backend-specific fusion), so it is the same number on every backend; the bytes
+  are those the unfused program's operations read and write, from memory or cache (so their rate
+  can exceed the memory bandwidth when the data fit in cache). Achieved rates = count / median
+  seconds, and their fractions of the device's peak (`nacverify.bench_peaks`: where each peak
+  figure comes from; null where the peak is unknown);
 * **peak memory**: XLA's buffer assignment of the compiled executable,
   ``compiled.memory_analysis()``: temp + argument + output bytes, i.e. the largest set of
   buffers the executable can hold live at once (generated code excluded). This is the same
@@ -32,7 +40,7 @@ import importlib.metadata
 import math
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import equinox as eqx
@@ -41,6 +49,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .environment import device_description, library_versions
+from .xla_cost import cpu_cost_analysis
 from .errors import BadInput
 from .model import NAC
 from .model.baselines import MHA, SDPA, LocalityAttention, LTCLayer, SparseTopkRNN
@@ -59,6 +68,9 @@ __all__ = [
     "scaling_fits",
     "block_recall",
     "records_section",
+    "parse_batches",
+    "batched",
+    "achieved",
     "MEMORY_METHOD",
     "TARGETS",
 ]
@@ -67,6 +79,7 @@ SUITES = ("paper", "scaling", "ablations", "all")
 SCALING_T = (256, 512, 1024, 2048, 4096, 8192, 16384)
 MIN_REPEATS = 10
 MEMORY_METHOD = "XLA compiled memory analysis: temp + argument + output bytes of the jitted forward pass"
+COST_METHOD = "XLA cost analysis of one call lowered for the CPU (nacverify.xla_cost): the program's FLOPs and bytes accessed"
 TARGETS = {
     "paper_exact_median_ms": 5.0,
     "pw_1024_peak_mb": 50.0,
@@ -90,6 +103,12 @@ class BenchConfig:
     options: tuple[tuple[str, Any], ...] = ()
     suite: str = "paper"
     group: str = ""  # e.g. the curation of a scaling row
+    batch_in_name: bool = False  # rows of a --batch run: the report and tables name them <name>@b<batch>
+
+    @property
+    def label(self) -> str:
+        """The row's name in tables and reports: `name`, or ``<name>@b<batch>`` in a ``--batch`` run."""
+        return f"{self.name}@b{self.batch}" if self.batch_in_name else self.name
 
     def opts(self) -> dict[str, Any]:
         return dict(self.options)
@@ -112,6 +131,25 @@ class BenchRecord:
     times_s: np.ndarray
     peak_bytes: int
     memory: dict[str, int] = field(default_factory=dict)
+    cost: dict[str, float] = field(default_factory=dict)  # flops, bytes_accessed of one call (XLA, CPU lowering)
+
+    @property
+    def flops(self) -> float:
+        return float(self.cost.get("flops", math.nan))
+
+    @property
+    def bytes_accessed(self) -> float:
+        return float(self.cost.get("bytes_accessed", math.nan))
+
+    @property
+    def flops_per_second(self) -> float:
+        """Achieved FLOP/s: the program's FLOPs of one call / median seconds."""
+        return self.flops / self.median_s
+
+    @property
+    def bytes_per_second(self) -> float:
+        """Achieved bytes/s: XLA's bytes accessed by one call / median seconds."""
+        return self.bytes_accessed / self.median_s
 
     @property
     def median_s(self) -> float:
@@ -192,8 +230,29 @@ def scaling_suite(max_T: int = 16384, min_T: int = 256) -> list[BenchConfig]:
     return rows
 
 
-def suite_configs(suite: str, *, T: int = 1024, max_T: int = 16384, min_T: int = 256, only: Iterable[str] | None = None) -> list[BenchConfig]:
-    """The configurations of a suite, optionally filtered by glob patterns on their names."""
+def parse_batches(text: str) -> tuple[int, ...]:
+    """The batch sizes of ``--batch``: comma-separated positive integers, none repeated."""
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = tuple(int(p) for p in parts)
+    except ValueError:
+        raise BadInput(f"--batch must be comma-separated positive integers, e.g. 1,16,128; got {text!r}") from None
+    if not values or any(v < 1 for v in values):
+        raise BadInput(f"--batch must be comma-separated positive integers, e.g. 1,16,128; got {text!r}")
+    if len(set(values)) != len(values):
+        raise BadInput(f"--batch repeats a batch size: {text!r}")
+    return values
+
+
+def batched(configs: Iterable[BenchConfig], batches: Iterable[int]) -> list[BenchConfig]:
+    """Every configuration at each batch size (configuration-major), named ``<name>@b<batch>``."""
+    return [replace(c, batch=int(b), batch_in_name=True) for c in configs for b in batches]
+
+
+def suite_configs(suite: str, *, T: int = 1024, max_T: int = 16384, min_T: int = 256, only: Iterable[str] | None = None,
+                  batches: Iterable[int] | None = None) -> list[BenchConfig]:
+    """The configurations of a suite, optionally filtered by glob patterns on their names; with
+    `batches`, each at every batch size (`batched`)."""
     if suite not in SUITES:
         raise BadInput(f"unknown suite {suite!r}; choose from {', '.join(SUITES)}")
     out: list[BenchConfig] = []
@@ -208,7 +267,7 @@ def suite_configs(suite: str, *, T: int = 1024, max_T: int = 16384, min_T: int =
         out = [c for c in out if any(fnmatch.fnmatchcase(c.name, p) for p in pats)]
         if not out:
             raise BadInput(f"--only {' '.join(pats)} matches no configuration of suite {suite!r}")
-    return out
+    return batched(out, batches) if batches is not None else out
 
 
 # ----------------------------------------------------------------------------- building and timing
@@ -275,7 +334,14 @@ def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> B
         # what was in use before is this configuration's peak (not observable when it did not rise)
         memory["device_peak_bytes_this_config"] = after["peak_bytes_in_use"] - before["bytes_in_use"]
     peak = memory["temp_bytes"] + memory["argument_bytes"] + memory["output_bytes"] - memory["alias_bytes"]
-    return BenchRecord(config, compile_s, times, peak, memory)
+    return BenchRecord(config, compile_s, times, peak, memory, call_cost(static, params, x))
+
+
+def call_cost(static: Any, params: Any, x: jax.Array) -> dict[str, float]:
+    """``flops`` and ``bytes_accessed`` of one forward call, from XLA's cost analysis of the program
+    lowered for the CPU (`nacverify.xla_cost`): the program's FLOP count, the same on every backend."""
+    cost = cpu_cost_analysis(lambda p, x_: eqx.combine(p, static)(x_), params, x)
+    return {"flops": float(cost.get("flops", math.nan)), "bytes_accessed": float(cost.get("bytes accessed", math.nan))}
 
 
 # ----------------------------------------------------------------------------- scaling analysis
@@ -299,19 +365,28 @@ class ScalingFit:
     time_exponent: float
     memory_exponent: float
     time_exponent_upper: float  # over the largest half of the T values (closer to asymptotic)
+    batch: int = 1
+    batch_in_name: bool = False
+
+    @property
+    def label(self) -> str:
+        """`curation`, or ``<curation>@b<batch>`` in a ``--batch`` run."""
+        return f"{self.curation}@b{self.batch}" if self.batch_in_name else self.curation
 
 
 def scaling_fits(records: list[BenchRecord]) -> list[ScalingFit]:
+    """One fit per curation of the scaling suite and batch size."""
     fits = []
+    scaling = [r for r in records if r.config.suite == "scaling"]
     for curation in ("exact", "block", "pairwise"):
-        rows = sorted((r for r in records if r.config.suite == "scaling" and r.config.group == curation), key=lambda r: r.config.T)
-        if not rows:
-            continue
-        Ts = np.array([r.config.T for r in rows], float)
-        med = np.array([r.median_s for r in rows])
-        mem = np.array([r.peak_mb for r in rows])
-        half = max(2, len(rows) // 2 + (len(rows) % 2))
-        fits.append(ScalingFit(curation, Ts, med, mem, fit_exponent(Ts, med), fit_exponent(Ts, mem), fit_exponent(Ts[-half:], med[-half:])))
+        for batch in sorted({r.config.batch for r in scaling if r.config.group == curation}):
+            rows = sorted((r for r in scaling if r.config.group == curation and r.config.batch == batch), key=lambda r: r.config.T)
+            Ts = np.array([r.config.T for r in rows], float)
+            med = np.array([r.median_s for r in rows])
+            mem = np.array([r.peak_mb for r in rows])
+            half = max(2, len(rows) // 2 + (len(rows) % 2))
+            fits.append(ScalingFit(curation, Ts, med, mem, fit_exponent(Ts, med), fit_exponent(Ts, mem), fit_exponent(Ts[-half:], med[-half:]),
+                                   batch, any(r.config.batch_in_name for r in rows)))
     return fits
 
 
@@ -361,7 +436,26 @@ def _safe(name: str) -> str:
     return name.replace("/", "_").replace(" ", "_").replace("(", "").replace(")", "")
 
 
-def record_section(r: BenchRecord) -> dict[str, Any]:
+def _fraction(value: float, peak: Any) -> float | None:
+    return value / float(peak) if isinstance(peak, (int, float)) and peak > 0 and math.isfinite(value) else None
+
+
+def achieved(r: BenchRecord, peak: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One call's FLOPs and bytes accessed (XLA, CPU lowering), the achieved rates (count / median
+    seconds) and their fractions of `peak`'s ``peak_flops_per_second`` / ``peak_bytes_per_second``
+    (None where a peak is unknown)."""
+    peak = peak or {}
+    return {
+        "flops": r.flops,
+        "bytes_accessed": r.bytes_accessed,
+        "achieved_flops_per_second": r.flops_per_second,
+        "achieved_bytes_per_second": r.bytes_per_second,
+        "peak_fraction_flops_per_second": _fraction(r.flops_per_second, peak.get("peak_flops_per_second")),
+        "peak_fraction_bytes_per_second": _fraction(r.bytes_per_second, peak.get("peak_bytes_per_second")),
+    }
+
+
+def record_section(r: BenchRecord, peak: dict[str, Any] | None = None) -> dict[str, Any]:
     c = r.config
     return {
         "name": c.name,
@@ -382,6 +476,8 @@ def record_section(r: BenchRecord) -> dict[str, Any]:
         "peak_memory_mb": r.peak_mb,
         "memory_method": MEMORY_METHOD,
         "memory": dict(r.memory),
+        "cost_method": COST_METHOD,
+        **achieved(r, peak),
     }
 
 
@@ -394,19 +490,25 @@ def environment_section() -> dict[str, Any]:
     return {"device": device_description(), "library_versions": versions, "backend": jax.default_backend(), "dtype": "float32", "memory_method": MEMORY_METHOD}
 
 
-def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls: dict[tuple[str, int], float]) -> dict[str, dict[str, Any]]:
-    """`Report.sections` entries: bench/environment, bench/<suite>/<row>, bench/scaling/fits."""
+def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls: dict[tuple[str, int], float],
+                    peak: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """`Report.sections` entries: bench/environment, bench/device_peak (with `peak`: the device's peaks
+    and their sources, `nacverify.bench_peaks.device_peak`), bench/<suite>/<row> (rows named by
+    `BenchConfig.label`), bench/scaling/fits/<curation>[@b<batch>], bench/scaling/recall."""
     sections: dict[str, dict[str, Any]] = {"bench/environment": environment_section()}
+    if peak is not None:
+        sections["bench/device_peak"] = dict(peak)
     for r in records:
-        sections[f"bench/{r.config.suite}/{_safe(r.config.name)}"] = record_section(r)
+        sections[f"bench/{r.config.suite}/{_safe(r.config.label)}"] = record_section(r, peak)
     for f in fits:
-        sections[f"bench/scaling/fits/{f.curation}"] = {
+        sections[f"bench/scaling/fits/{f.label}"] = {
             "T": f.Ts,
             "median_s": f.median_s,
             "peak_memory_mb": f.peak_mb,
             "time_exponent": f.time_exponent,
             "time_exponent_upper_half": f.time_exponent_upper,
             "memory_exponent": f.memory_exponent,
+            "batch": f.batch,
         }
     for kind in RECALL_INPUTS:
         Ts = sorted(t for k, t in recalls if k == kind)
@@ -422,9 +524,9 @@ def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls:
 
 
 def targets(records: list[BenchRecord], fits: list[ScalingFit]) -> list[tuple[str, float, float, bool]]:
-    """(target, measured, limit, met) for the issue's CPU targets that the run measured."""
+    """(target, measured, limit, met) for the issue's CPU targets that the run measured (at batch 1)."""
     out = []
-    by_name = {r.config.name: r for r in records}
+    by_name = {r.config.name: r for r in records if r.config.batch == 1}
     r = by_name.get("NAC-Exact/05s/8k")
     if r is not None and r.config.T == 1024:
         out.append(("paper config, exact mode, median forward (ms)", r.median_s * 1e3, TARGETS["paper_exact_median_ms"], r.median_s * 1e3 <= TARGETS["paper_exact_median_ms"]))
@@ -433,7 +535,7 @@ def targets(records: list[BenchRecord], fits: list[ScalingFit]) -> list[tuple[st
         if r is not None and r.config.T == 1024:
             out.append((f"{name} at T=1024, peak memory (MB)", r.peak_mb, TARGETS["pw_1024_peak_mb"], r.peak_mb <= TARGETS["pw_1024_peak_mb"]))
     for f in fits:
-        if f.curation == "block":
+        if f.curation == "block" and f.batch == 1:
             out.append((f"block Top-K time exponent, T={int(f.Ts[0])}..{int(f.Ts[-1])}", f.time_exponent, TARGETS["block_time_exponent"], f.time_exponent <= TARGETS["block_time_exponent"]))
     return out
 

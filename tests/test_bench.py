@@ -71,6 +71,15 @@ def test_measure_protocol(kind, monkeypatch):
     assert rec.median_s == pytest.approx(3.5e-3, abs=1e-12)
     assert rec.p10_s == pytest.approx(1e-3, abs=1e-12) and rec.p90_s == pytest.approx(6.3e-3, abs=1e-12)
     assert rec.throughput == pytest.approx(cfg.batch / 3.5e-3)
+    # one call's work from XLA's cost analysis on the CPU lowering, achieved rates over the fake median
+    from nacverify.xla_cost import cpu_cost_analysis
+
+    params, static = eqx.partition(bench.build(cfg, 0), eqx.is_array)
+    xs = jax.ShapeDtypeStruct((cfg.batch, cfg.T, cfg.d_model), jnp.float32)
+    cost = cpu_cost_analysis(lambda p, x_: eqx.combine(p, static)(x_), params, xs)
+    assert rec.flops == cost["flops"] > 0 and rec.bytes_accessed == cost["bytes accessed"] > 0
+    assert rec.flops_per_second == pytest.approx(cost["flops"] / 3.5e-3, rel=1e-9) and rec.flops_per_second == rec.flops / rec.median_s
+    assert rec.bytes_per_second == pytest.approx(cost["bytes accessed"] / 3.5e-3, rel=1e-9)
     model = bench.build(cfg, 0)
     x = jax.ShapeDtypeStruct((cfg.batch, cfg.T, cfg.d_model), jnp.float32)
     out = jax.eval_shape(lambda m, xx: m(xx), model, x)
@@ -158,3 +167,113 @@ def test_parity_column_marks_exactly_the_rows_built_as_the_loaded_public_layer()
             proven.append(row.name)
     assert "NAC-reference" in proven and "reference-shared-seq" in proven and "NAC-Exact/05s/8k" not in proven
     assert all(c.parity == "-" for c in bench.suite_configs("paper") if c.kind != "nac")
+
+
+# ----------------------------------------------------------------------------- --batch, achieved rates, peaks
+
+
+@pytest.mark.parametrize(("text", "batches"), [("1", (1,)), ("1,16,128", (1, 16, 128)), (" 4 , 2 ", (4, 2))])
+def test_parse_batches(text, batches):
+    assert bench.parse_batches(text) == batches
+
+
+@pytest.mark.parametrize("text", ["", "0", "-1", "1,,2", "a", "1.5", "2,2", "16;32"])
+def test_parse_batches_refuses(text):
+    with pytest.raises(BadInput):
+        bench.parse_batches(text)
+
+
+@pytest.mark.parametrize("value", ["0", "x", "1,1", "1,-4"])
+def test_bench_bad_batch_exits_2_in_one_line(tmp_path, value):
+    res = runner.invoke(app, ["bench", "--batch", value, "--out", str(tmp_path / "x.h5")])
+    assert res.exit_code == 2
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--batch" in lines[0], res.output
+    assert not (tmp_path / "x.h5").exists()
+
+
+def test_batched_configs_keep_their_names_and_gain_a_label():
+    plain = bench.suite_configs("paper", only=["NAC-PW"])
+    assert [(c.label, c.batch) for c in plain] == [("NAC-PW", 1)]
+    rows = bench.suite_configs("paper", only=["NAC-PW", "MHA"], batches=(1, 16))
+    assert [(c.name, c.label, c.batch) for c in rows] == [
+        ("NAC-PW", "NAC-PW@b1", 1), ("NAC-PW", "NAC-PW@b16", 16), ("MHA", "MHA@b1", 1), ("MHA", "MHA@b16", 16)]
+
+
+def _record(name, batch, times, flops, nbytes, *, tagged=True, suite="paper", T=1024):
+    cfg = bench.BenchConfig(name, "mha", T, batch=batch, suite=suite, batch_in_name=tagged, group="block" if suite == "scaling" else "")
+    return bench.BenchRecord(cfg, 1.0, np.asarray(times, float), 2**20, {}, {"flops": flops, "bytes_accessed": nbytes})
+
+
+def test_achieved_rates_and_peak_fractions_by_hand():
+    """median of 2, 4, 6 ms = 4 ms; 8e6 FLOP / 4 ms = 2e9 FLOP/s, a fraction 0.2 of a 1e10 peak;
+    3e6 bytes / 4 ms = 7.5e8 B/s; an unknown bandwidth peak gives None; throughput 16 / 4 ms."""
+    r = _record("MHA", 16, [2e-3, 6e-3, 4e-3], 8e6, 3e6)
+    a = bench.achieved(r, {"peak_flops_per_second": 1e10, "peak_bytes_per_second": None})
+    assert a["flops"] == 8e6 and a["bytes_accessed"] == 3e6
+    assert a["achieved_flops_per_second"] == pytest.approx(2e9, rel=1e-12)
+    assert a["achieved_bytes_per_second"] == pytest.approx(7.5e8, rel=1e-12)
+    assert a["peak_fraction_flops_per_second"] == pytest.approx(0.2, rel=1e-12)
+    assert a["peak_fraction_bytes_per_second"] is None
+    assert r.throughput == pytest.approx(4000.0)
+    assert bench.achieved(r)["peak_fraction_flops_per_second"] is None
+
+
+def test_records_at_two_batches_have_distinct_rows_and_fits():
+    recs = [_record("MHA", b, [1e-3 * b] * 10, 1e6 * b, 1e5 * b) for b in (1, 16)]
+    recs += [_record(f"block-T{t}", b, [1e-6 * t * b] * 10, 1.0, 1.0, suite="scaling", T=t) for b in (1, 16) for t in (16, 32)]
+    fits = bench.scaling_fits(recs)
+    assert [(f.label, f.batch) for f in fits] == [("block@b1", 1), ("block@b16", 16)]
+    assert all(f.time_exponent == pytest.approx(1.0) for f in fits)
+    peak = {"machine": "cpu: 2 cores, X", "peak_flops_per_second": 1e12, "peak_bytes_per_second": 1e10}
+    sec = bench.records_section(recs, fits, {}, peak)
+    assert sec["bench/paper/MHA@b1"]["batch"] == 1 and sec["bench/paper/MHA@b16"]["batch"] == 16
+    assert sec["bench/paper/MHA@b16"]["achieved_flops_per_second"] == pytest.approx(1.6e7 / 16e-3)
+    assert sec["bench/paper/MHA@b16"]["peak_fraction_flops_per_second"] == pytest.approx(1e9 / 1e12)
+    assert {"bench/scaling/block-T16@b1", "bench/scaling/block-T16@b16", "bench/scaling/fits/block@b1", "bench/scaling/fits/block@b16"} <= set(sec)
+    assert sec["bench/device_peak"]["machine"] == "cpu: 2 cores, X"
+    # without --batch: today's names
+    untagged = [_record("MHA", 1, [1e-3] * 10, 1.0, 1.0, tagged=False)]
+    assert "bench/paper/MHA" in bench.records_section(untagged, [], {})
+
+
+def test_targets_use_the_batch_1_rows():
+    recs = [_record("NAC-Exact/05s/8k", 1, [2e-3] * 10, 1.0, 1.0), _record("NAC-Exact/05s/8k", 16, [9e-3] * 10, 1.0, 1.0)]
+    (row,) = bench.targets(recs, [])
+    assert row[1] == pytest.approx(2.0) and row[3]
+
+
+def test_bench_batch_command_writes_rows_per_batch_and_names_the_machine(tmp_path, monkeypatch):
+    from nacverify import bench_peaks
+
+    monkeypatch.setattr(bench_peaks, "COPY_BYTES", 2**20)
+    out = tmp_path / "b.h5"
+    res = runner.invoke(app, ["bench", "--suite", "scaling", "--min-T", "16", "--max-T", "32", "--only", "block-*", "--batch", "1,2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    sec = read_report(out).sections["bench"]
+    rows = sec["scaling"]
+    assert {"block-T16@b1", "block-T16@b2", "block-T32@b1", "block-T32@b2"} <= set(rows)
+    assert rows["block-T32@b2"]["batch"] == 2 and rows["block-T32@b1"]["batch"] == 1
+    for name in ("block-T32@b1", "block-T32@b2"):
+        r = rows[name]
+        assert r["flops"] > 0 and r["achieved_flops_per_second"] == pytest.approx(r["flops"] / r["median_s"], rel=1e-9)
+        assert r["achieved_bytes_per_second"] == pytest.approx(r["bytes_accessed"] / r["median_s"], rel=1e-9)
+        assert r["throughput_seq_per_s"] == pytest.approx(r["batch"] / r["median_s"], rel=1e-9)
+    assert rows["block-T32@b2"]["flops"] > rows["block-T32@b1"]["flops"]
+    assert {"block@b1", "block@b2"} <= set(rows["fits"])
+    peak = sec["device_peak"]
+    machine = peak["machine"]
+    assert machine.startswith(f"{peak['platform']}: ")
+    flat = " ".join(res.output.split())
+    assert f"machine: {machine}" in flat
+    assert f"targets (measured on {machine};" in flat  # block@b1's exponent is a target
+    if peak["platform"] == "cpu":
+        assert peak["peak_flops_per_second"] > 0 and "cores x clock" in peak["peak_flops_source"]
+        r = rows["block-T32@b1"]
+        assert r["peak_fraction_flops_per_second"] == pytest.approx(r["achieved_flops_per_second"] / peak["peak_flops_per_second"], rel=1e-9)
+    # report html shows the new columns in the bench table
+    html = runner.invoke(app, ["report", "html", str(out), "--out", str(tmp_path / "html")])
+    assert html.exit_code == 0, html.output
+    page = (tmp_path / "html" / "index.html").read_text()
+    for col in ("flops", "bytes_accessed", "achieved_flops_per_second", "achieved_bytes_per_second", "peak_fraction_flops_per_second", "block-T32@b2", "peak_flops_source"):
+        assert col in page, col
