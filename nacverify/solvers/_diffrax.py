@@ -9,11 +9,23 @@ per member (measured here: 64k vs 5k trajectories/s at 1001 saved points).
 
 Discontinuities (`jump_ts`) are passed to `ClipStepSizeController`, so the solver
 restarts at each jump instead of stepping over it blindly.
+
+Compiled solves are kept by JAX's persistent compilation cache only when they hold no host
+callback, and diffrax checks its arguments (`SaveAt(ts=...)` increasing and inside
+[t0, t1]; `throw=True`'s final result) with `equinox.error_if`, which lowers to a Python
+callback that raises. `checks_without_callbacks` traces those checks in equinox's `nan`
+mode instead (a failed check turns its array into NaN, no callback), and `solve_system`
+makes the same argument checks in Python first, so a bad grid still raises; a solve that
+does not reach t1 is reported by its `result`, as before. The compiled solve is then the
+same computation, cached between runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import diffrax
@@ -26,7 +38,38 @@ from ..errors import NacverifyError
 from ..odes import logit_rhs
 from ..precision import uses_float64
 
-__all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm"]
+__all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm", "checks_without_callbacks"]
+
+
+def _nan_mode_impl(x, pred, index, msgs, *, on_error):
+    from equinox import _errors
+
+    return _errors.branched_error_if_impl(x, pred, index, msgs, on_error="nan" if on_error == "default" else on_error)
+
+
+_NAN_MODE_IMPL = eqx.filter_jit(_nan_mode_impl)  # its own trace cache: no trace is shared with the default (raise) mode
+_CHECKS_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def checks_without_callbacks() -> Iterator[None]:
+    """While inside, `equinox.error_if` checks traced with the default mode use `nan` mode: no
+    host callback in the compiled function, so that JAX's persistent cache keeps it. Callers
+    check in Python what the traced checks would have raised on (argument validity, the
+    solver's `result`). Thread-safe: one thread at a time holds the switch. With an equinox
+    that lacks the internal hook, nothing changes (the solve is only recompiled per process)."""
+    from equinox import _errors
+
+    if not hasattr(_errors, "branched_error_if_impl_jit") or not hasattr(_errors, "branched_error_if_impl"):
+        yield
+        return
+    with _CHECKS_LOCK:
+        saved = _errors.branched_error_if_impl_jit
+        _errors.branched_error_if_impl_jit = _NAN_MODE_IMPL
+        try:
+            yield
+        finally:
+            _errors.branched_error_if_impl_jit = saved
 
 
 def max_norm(y) -> jax.Array:
@@ -98,12 +141,17 @@ def solve_system(
     control (max norm) and jump handling as `solve_ensemble`. `vector_field` should be a
     module-level function (it is a static argument of the compiled solve)."""
     y0 = jnp.asarray(y0, dtype=jnp.float64)
-    ts = jnp.asarray(ts, dtype=jnp.float64)
-    inside = [t for t in sorted(set(jump_ts)) if float(ts[0]) < t < float(ts[-1])]
+    grid = np.asarray(ts, dtype=np.float64)
+    if grid.ndim != 1 or np.any(np.diff(grid) < 0):  # diffrax's own SaveAt(ts) check, made here (module docstring)
+        raise NacverifyError(f"the saving grid must be one-dimensional and non-decreasing (shape {grid.shape})")
+    ts = jnp.asarray(grid)
+    inside = [t for t in sorted(set(jump_ts)) if float(grid[0]) < t < float(grid[-1])]
     jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
-    ys, accepted, rejected, result = _solve_system(
-        vector_field, args, y0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(), int(max_steps)
-    )
+    with checks_without_callbacks():
+        ys, accepted, rejected, result = _solve_system(
+            vector_field, args, y0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(),
+            int(max_steps)
+        )
     if result != diffrax.RESULTS.successful:
         raise NacverifyError(f"diffrax did not reach t1: {result}")
     return EnsembleSolution(np.asarray(ts), np.asarray(ys).T, int(accepted), int(rejected))
