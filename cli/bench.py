@@ -86,6 +86,9 @@ def bench(
 ) -> None:
     """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
     with --ltc-audit, time the LTC audit instead."""
+    if batch is not None and (check_scaling or sweep_bench or ltc_audit):
+        mode = "--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit"
+        raise BadInput(f"--batch times the NAC suite's rows; it does not apply to {mode}")
     if check_scaling:
         from .bench_check import check_scaling_bench
 

@@ -192,6 +192,15 @@ def test_bench_bad_batch_exits_2_in_one_line(tmp_path, value):
     assert not (tmp_path / "x.h5").exists()
 
 
+@pytest.mark.parametrize("mode", ["--check-scaling", "--sweep-bench", "--ltc-audit"])
+def test_bench_batch_is_refused_where_it_would_do_nothing(tmp_path, mode):
+    res = runner.invoke(app, ["bench", mode, "--batch", "1,16", "--out", str(tmp_path / "x.h5")])
+    assert res.exit_code == 2
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--batch" in lines[0] and mode in lines[0], res.output
+    assert not (tmp_path / "x.h5").exists()
+
+
 def test_batched_configs_keep_their_names_and_gain_a_label():
     plain = bench.suite_configs("paper", only=["NAC-PW"])
     assert [(c.label, c.batch) for c in plain] == [("NAC-PW", 1)]
