@@ -114,13 +114,14 @@ def summarise_chunk(regime: Regime, t: np.ndarray, a_var: np.ndarray, a_tight: n
 # transcendental producers in each reduction that reads them and runs the argmax reductions as
 # slow variadic reduces (about 0.3 ms per draw at 1,001 points). `_scan_summary` computes the
 # same per-point formulas, operation for operation, for one time point of every draw at a time
-# (a `lax.scan` over t whose carry holds the running reductions), so each transcendental is
-# evaluated once per point and every reduction is a compare-and-select. Per point the arithmetic
+# (a loop over t whose carry holds the running reductions; it reads row j of the (P, N)
+# trajectories in place: a scan over `a_var[1:]` copied both arrays first, 15 % of the kernel),
+# so each transcendental is evaluated once per point and every reduction is a compare-and-select. Per point the arithmetic
 # is the one of `_analyse` (the same bits); max, min, argmax and counts are exact in any order;
 # only the sum behind `rel_mean_pct` runs in time order instead of XLA's vectorised order
 # (equal to a few units in the last place).
 
-_UNROLL = 1  # measured on a 2-core CPU: unrolling the scan only made it slower
+_UNROLL = 1  # measured on a 2-core CPU: unrolling the loop (2 to 20) gained nothing
 
 
 def _better(value, best):
@@ -155,8 +156,8 @@ def _scan_summary(kind, T, gates, shape, phi_amp, omega_amp, t, a_var, a_tight, 
         "first": jnp.ones((), bool),
     }
 
-    def step(c, x):
-        tj, av, at = x
+    def step(j, c):
+        tj, av, at = t[j], a_var[j], a_tight[j]  # row j read in place (no copy of a_var[1:])
         diff = jnp.maximum(c["diff"], jnp.abs(av - at))
         a_frz = a_star + (a0 - a_star) * jnp.exp(-omega0 * tj)
         m = 2 * diff + 10 * (rtol_t * jnp.abs(at) + atol_t) + _ROUND * jnp.abs(av) + ROUNDING * jnp.abs(a_frz)
@@ -195,9 +196,9 @@ def _scan_summary(kind, T, gates, shape, phi_amp, omega_amp, t, a_var, a_tight, 
             out["phi_min"] = jnp.minimum(c["phi_min"], phi)
         else:
             out.update(phi_dev=c["phi_dev"], omega_dev=c["omega_dev"], phi_min=c["phi_min"])
-        return out, None
+        return out
 
-    c, _ = jax.lax.scan(step, carry0, (t[1:], a_var[1:], a_tight[1:]), unroll=_UNROLL)
+    c = jax.lax.fori_loop(1, t.shape[0], step, carry0, unroll=_UNROLL)
     count = c["count"]
     rel_mean = jnp.where(count > 0, c["rel_sum"] / jnp.maximum(count, 1), jnp.nan)
     rel_max = jnp.where(count > 0, jnp.where(c["rel_seen"], c["rel_max"], jnp.nan), jnp.nan)
