@@ -39,8 +39,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..errors import NacverifyError
 from ..margins import TIGHTER, solver_margin
 from ..model import NAC
+from ..solvers._diffrax import checks_without_callbacks
 
 __all__ = ["gate_claims", "variant_gates", "SIZES"]
 
@@ -163,11 +165,21 @@ def _solve_scaled(phi, omega, tau, rtol, atol):
         saveat=diffrax.SaveAt(t1=True),
         stepsize_controller=diffrax.PIDController(rtol=rtol, atol=atol, norm=lambda y: jnp.max(jnp.abs(y))),
         max_steps=100_000,
+        throw=False,  # checked by `_solve_pairs`: no host callback, so JAX's persistent cache keeps the compiled solve
     )
-    return sol.ys[-1]
+    return sol.ys[-1], sol.result == diffrax.RESULTS.successful
 
 
 _solve_jit = jax.jit(_solve_scaled)
+
+
+def _solve_pairs(phi, omega, tau, rtol: float, atol: float) -> np.ndarray:
+    """`_solve_scaled` compiled (`checks_without_callbacks`); raises when diffrax does not reach s = 1."""
+    with checks_without_callbacks():
+        a, ok = _solve_jit(phi, omega, tau, jnp.float64(rtol), jnp.float64(atol))
+    if not bool(ok):
+        raise NacverifyError("diffrax did not reach t_pseudo (max_steps 100000)")
+    return np.asarray(a)
 
 
 def _euler_numpy(phi: np.ndarray, omega: np.ndarray) -> np.ndarray:
@@ -184,8 +196,8 @@ def _exact_is_ode(ctx: CheckContext) -> Outcome:
     tau = np.concatenate([v.t_pseudo for v in vs])
     model_exact = np.concatenate([v.logits["exact"] for v in vs])
     model_euler = np.concatenate([v.logits["euler"] for v in vs])
-    first = np.asarray(_solve_jit(phi, omega, tau, jnp.float64(RTOL), jnp.float64(ATOL)))
-    tight = np.asarray(_solve_jit(phi, omega, tau, jnp.float64(RTOL / TIGHTER), jnp.float64(ATOL / TIGHTER)))
+    first = _solve_pairs(phi, omega, tau, rtol=RTOL, atol=ATOL)
+    tight = _solve_pairs(phi, omega, tau, rtol=RTOL / TIGHTER, atol=ATOL / TIGHTER)
     margin = solver_margin(first[:, None], tight[:, None], RTOL / TIGHTER, ATOL / TIGHTER)[:, 0]
     gap = np.abs(model_exact - tight)
     euler_ref = _euler_numpy(phi, omega)
