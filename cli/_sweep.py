@@ -156,9 +156,17 @@ def sweep_section(sw: SweepRun, *, baseline: tuple[float, int] | None = None, wo
     return section
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, executor: Executor | None, where: str, keep_draws: bool,
-               scipy_draws: int, ctx: CheckContext) -> list[tuple[SweepRun, tuple[float, int] | None]]:
-    """Run each sweep on `executor` (None: serially here; `where` names it in the report),
+               scipy_draws: int, ctx: CheckContext, threads: int = 1) -> list[tuple[SweepRun, tuple[float, int] | None]]:
+    """Run each sweep on `executor` (None: here, on `threads` threads; `where` names it in the report),
     spooling its per-draw summaries into the report, evaluate its claims into `report.results`,
     and add its section. On an interrupt the finished chunks' section is added before
     `Interrupted` propagates."""
@@ -180,7 +188,7 @@ def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, execut
                         spool.append(f"{group}/members", res.stored())
                         spool.append(f"{group}/params", res.params)
                     if res.index == 0:
-                        workers = 1 if executor is None else state["workers"]
+                        workers = state["workers"]
                         if spool is not None:
                             spool.flush()  # compressed sizes are known once written
                         per_draw = spool.stored_bytes(group) / res.count if spool is not None else 0.0
@@ -192,12 +200,12 @@ def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, execut
                             + (f"storage about {human_size(est.bytes)} ({per_draw:.0f} B per draw, compressed)" if spool is not None else "no per-draw storage"),
                             markup=False, highlight=False)
 
-                state["workers"] = 1 if executor is None else _parallelism(executor)
+                state["workers"] = min(threads, spec.n_chunks) if executor is None else _parallelism(executor)
                 progress = lambda done, total, task=task: bar.update(task, completed=done)  # noqa: E731
                 stored = lambda group=group: spool.stored_bytes(group) if spool is not None else 0  # noqa: E731
                 try:
                     sw = run_sweep(spec.name, spec.n, spec.seed, T=spec.T, a0=spec.a0, opts=spec.options, chunk=spec.chunk,
-                                   executor=executor, on_chunk=on_chunk, progress=progress)
+                                   executor=executor, on_chunk=on_chunk, progress=progress, threads=threads if executor is None else 1)
                 except Interrupted as exc:
                     if isinstance(exc.partial, SweepRun) and exc.partial.stats is not None:  # the chunks that finished
                         if spool is not None:  # a Ctrl-C between a chunk's count and its rows' storage: keep what the count says

@@ -92,7 +92,8 @@ def frozen_error(
     seed: Annotated[int, typer.Option(help="Seed of the sweep's draws (>= 0).")] = 0,
     chunk: Annotated[int, typer.Option("--chunk", help="Sweep draws solved together as one system; part of the sweep's definition (the same seed and chunk give the same numbers anywhere).")] = 2000,
     keep_draws: Annotated[bool, typer.Option("--keep-draws/--no-keep-draws", help="Store every draw's summaries and parameters in the report (compressed); without, only witnesses, statistics and histograms.")] = True,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Sweep worker processes on a local Dask cluster (1: serial, in this process).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Sweep worker processes on a local Dask cluster (1: in this process, on --threads).")] = 1,
+    threads: Annotated[int, typer.Option("--threads", help="Sweep chunks solved at once by threads of this process (--jobs 1, no --scheduler); 0: one per usable core; 1: serial. The numbers do not depend on it.")] = 0,
     scheduler: SchedulerOption = None,
     scipy_draws: Annotated[int, typer.Option(help="Draws also solved one by one with scipy solve_ivp for the speed ratio (0: skip).")] = 200,
     search: Annotated[int, typer.Option(help="Also run an adversarial search of N restarts per named regime and bound (restart i starts from sweep draw i of --seed), its chunks of restarts as tasks like a sweep's; its best points are re-solved with diffrax.", rich_help_panel=SEARCH)] = 0,
@@ -141,7 +142,7 @@ def frozen_error(
     from nacverify.solvers import require_backend
 
     from ._search import run_searches, search_table
-    from ._sweep import plan_sweeps, run_sweeps, sweep_table
+    from ._sweep import plan_sweeps, run_sweeps, sweep_table, usable_cores
 
     opts = SolveOptions(rtol=rtol, atol=atol, points=points, backend=backend)
     opts.check_memory()  # exit 3 before any work when the grid cannot fit
@@ -157,6 +158,11 @@ def frozen_error(
     del built
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
+    if not 0 <= threads <= 64:
+        raise BadInput(f"--threads must be between 0 and 64, got {threads}")
+    if threads > 1 and (jobs > 1 or scheduler):
+        raise BadInput("--threads runs the sweep in this process; with --jobs > 1 or --scheduler the workers run it (drop --threads)")
+    sweep_threads = 1 if jobs > 1 or scheduler else (threads or usable_cores())
     if sweep:  # refuse what cannot be stored before any work
         sweep_specs, plan = plan_sweeps([s.name for s in specs], sweep, seed, T, a0, opts, chunk, keep_draws, out_path)
 
@@ -201,9 +207,9 @@ def frozen_error(
                     show.print(_readings_table(readings))
             if sweep:
                 err_console.print(plan, markup=False)
-                where = scheduler or ("serial" if jobs <= 1 else f"local cluster of {jobs} workers")
+                where = scheduler or (f"local cluster of {jobs} workers" if jobs > 1 else "serial" if sweep_threads <= 1 else f"{sweep_threads} threads")
                 sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, executor=executor, where=where, keep_draws=keep_draws,
-                                        scipy_draws=scipy_draws, ctx=ctx)
+                                        scipy_draws=scipy_draws, ctx=ctx, threads=sweep_threads)
             if search:
                 search_rows = run_searches([s.name for s in specs], search, seed, report=report, executor=executor, T=T, a0=a0, opts=opts,
                                            steps=search_steps, chunk=search_chunk, keep=search_keep, ctx=ctx)

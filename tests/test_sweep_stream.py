@@ -37,9 +37,9 @@ runner = CliRunner()
 # ------------------------------------------------------------------ helpers
 
 
-def _collect(executor=None, *, name="oscillatory", n=N, chunk=CHUNK, seed=SEED, in_flight=None):
+def _collect(executor=None, *, name="oscillatory", n=N, chunk=CHUNK, seed=SEED, in_flight=None, threads=1):
     chunks = []
-    sw = run_sweep(name, n, seed, chunk=chunk, executor=executor, on_chunk=chunks.append, in_flight=in_flight)
+    sw = run_sweep(name, n, seed, chunk=chunk, executor=executor, on_chunk=chunks.append, in_flight=in_flight, threads=threads)
     return sw, chunks
 
 
@@ -217,6 +217,48 @@ def test_two_local_workers_give_the_serial_bits(serial):
     assert got[0].workers == 2
 
 
+def test_two_threads_give_the_serial_bits(serial):
+    got = _collect(threads=2)
+    assert got[0].workers == 2 and len(got[0].worker_names) == 1  # one process
+    _assert_same_bits(serial, got)
+
+
+def test_threads_compile_a_new_shape_once():
+    # a chunk size no other test compiles: both threads start on it at once, one compiles, the other waits
+    sw, chunks = _collect(name="slow", n=4 * 37, chunk=37, threads=2)
+    assert sorted(c.compile_seconds > 0 for c in chunks) == [False, False, False, True]
+    assert sw.compile_seconds == max(c.compile_seconds for c in chunks)
+
+
+def test_threads_and_an_executor_are_refused_together():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool, pytest.raises(BadInput, match="threads"):
+        run_sweep("slow", N, SEED, chunk=CHUNK, executor=pool, threads=2)
+    with pytest.raises(BadInput, match="--threads"):
+        run_sweep("slow", N, SEED, chunk=CHUNK, threads=0)
+
+
+def test_cli_sweep_on_two_threads_writes_the_serial_report(tmp_path):
+    reports = {}
+    for threads in ("1", "2"):
+        out = tmp_path / f"t{threads}.h5"
+        res = runner.invoke(app, ["frozen-error", "-r", "slow", "--sweep", str(N), "--chunk", str(CHUNK), "--seed", str(SEED),
+                                  "--scipy-draws", "0", "--threads", threads, "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        reports[threads] = out
+    with h5py.File(reports["1"]) as a, h5py.File(reports["2"]) as b:
+        g, h = a["frozen_error/slow/sweep"], b["frozen_error/slow/sweep"]
+        assert (g.attrs["scheduler"], g.attrs["workers"]) == ("serial", 1)
+        assert (h.attrs["scheduler"], h.attrs["workers"]) == ("2 threads", 2)
+        for group in ("members", "params", "histograms/tightness_bv"):
+            for key, value in g[group].items():
+                if isinstance(value, h5py.Dataset):
+                    assert value[()].tobytes() == h[group][key][()].tobytes(), (group, key)
+    claims = {k: {i: (c.verdict, c.message, c.scalars, c.witness) for i, c in read_report(path).claims.items()} for k, path in reports.items()}
+    assert claims["1"] == claims["2"]
+
+
 def test_loopback_scheduler_gives_the_serial_bits(serial, scheduler_address):
     with cluster(1, scheduler_address) as executor:
         _assert_same_bits(serial, _collect(executor))
@@ -332,6 +374,8 @@ def _script():
     (["--sweep", "10", "--seed", "-1"], "--seed"),
     (["--sweep", "10", "--chunk", "0"], "--chunk"),
     (["--sweep", "10", "--jobs", "0"], "--jobs"),
+    (["--sweep", "10", "--threads", "-1"], "--threads"),
+    (["--sweep", "10", "--threads", "2", "--jobs", "2"], "--threads"),
 ])
 def test_sweeps_that_cannot_run_are_refused_in_one_line(args, words, tmp_path):
     proc = subprocess.run([_script(), "frozen-error", "-r", "oscillatory", *args, "--out", str(tmp_path / "r.h5")],

@@ -11,20 +11,25 @@ solved full, and only its draws below N are kept, so every chunk's composition i
 of (seed, c, k) alone. With c >= N the chunk size is N (one chunk).
 
 Each chunk is one task (`sweep_chunk`, a module-level function, so it can run in another
-process): it draws, solves in float64 (scoped), and reduces. `run_sweep` runs the tasks here
-or on an executor (`concurrent.futures`, e.g. a Dask client's), keeps at most a few chunks in
-flight, and hands the results to `on_chunk` in chunk order, whatever the order in which they
-finish. The numbers are therefore the same serially, on any number of workers, or on a remote
-scheduler; a task lost with its worker is recomputed (by Dask) to the same result.
+process): it draws, solves in float64 (scoped), and reduces. `run_sweep` runs the tasks here,
+on `threads` threads of this process, or on an executor (`concurrent.futures`, e.g. a Dask
+client's), keeps at most a few chunks in flight, and hands the results to `on_chunk` in chunk
+order, whatever the order in which they finish. Threads share one compiled solve and kernel
+(compiled once, under a lock) and run them at once: XLA executes compiled code without holding
+Python's GIL, and the host's share of a chunk (drawing, reductions, `on_chunk`'s storage)
+overlaps the other threads' solves. The numbers are therefore the same serially, on any number
+of threads or workers, or on a remote scheduler; a task lost with its worker is recomputed (by
+Dask) to the same result.
 """
 
 from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -141,6 +146,8 @@ class ChunkResult:
 
 #: Per process: solve shapes already compiled (a worker compiles once, then reuses).
 _COMPILED: set[tuple] = set()
+#: Held while a shape compiles, so that threads of one process compile it once.
+_COMPILE_LOCK = threading.Lock()
 
 
 def _chunk_regime(spec: SweepSpec, index: int) -> Regime:
@@ -182,11 +189,13 @@ def sweep_chunk(spec: SweepSpec, index: int) -> ChunkResult:
         t = np.linspace(0.0, spec.T, opts.points)
         key = (spec.name, spec.chunk, spec.T, opts)
         compile_s = 0.0
-        if key not in _COMPILED:  # compile the solves and the analysis once per process, timed apart
-            t0 = time.perf_counter()
-            _analyse_chunk(regime, t, opts, count)
-            compile_s = time.perf_counter() - t0
-            _COMPILED.add(key)
+        if key not in _COMPILED:
+            with _COMPILE_LOCK:  # compile the solves and the analysis once per process, timed apart
+                if key not in _COMPILED:
+                    t0 = time.perf_counter()
+                    _analyse_chunk(regime, t, opts, count)
+                    compile_s = time.perf_counter() - t0
+                    _COMPILED.add(key)
         t0 = time.perf_counter()
         summary, first, solve_s, verify_s = _analyse_chunk(regime, t, opts, count)
         t2 = time.perf_counter()
@@ -321,16 +330,24 @@ def run_sweep(
     on_chunk: Callable[[ChunkResult], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     in_flight: int | None = None,
+    threads: int = 1,
 ) -> SweepRun:
     """Run the sweep `SweepSpec(name, n, seed, chunk, T, a0, opts)`.
 
-    Chunks run here (`executor` None) or as `sweep_chunk` tasks on `executor`, at most
-    `in_flight` at a time (default: twice its workers). Results are handed to
+    Chunks run here (`executor` None; on `threads` threads of this process when > 1) or as
+    `sweep_chunk` tasks on `executor`, at most `in_flight` at a time (default: twice its
+    workers). The numbers do not depend on where the chunks run. Results are handed to
     `on_chunk(result)` and merged in chunk order; `progress(done, n)` follows each. Memory
     holds the reductions and the chunks in flight, not the draws done. On KeyboardInterrupt
     the pending tasks are cancelled and `Interrupted` is raised, its `partial` the SweepRun
     of the chunks delivered (complete=False)."""
     spec = SweepSpec(name, n, seed, chunk, T, a0, opts)
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise BadInput(f"--threads must be an integer >= 1, got {threads}")
+    if executor is not None and threads > 1:
+        raise BadInput("threads run the chunks in this process; with an executor, its workers do")
+    own_pool = ThreadPoolExecutor(int(threads), thread_name_prefix="nacverify-sweep") if executor is None and threads > 1 and spec.n_chunks > 1 else None
+    executor = own_pool or executor
     workers = 1 if executor is None else _parallelism(executor)
     run = SweepRun(spec, None, 0, False, workers=workers)
     start = time.perf_counter()
@@ -372,6 +389,8 @@ def run_sweep(
     finally:
         for f in futures:  # left over after an interrupt or a failed chunk
             f.cancel()
+        if own_pool is not None:
+            own_pool.shutdown(wait=True, cancel_futures=True)
     run.complete = True
     run.wall_seconds = time.perf_counter() - start
     return run
@@ -410,10 +429,12 @@ _SWEEP_CACHE: dict[tuple, SweepRun] = {}
 
 
 def cached_sweep(name: str, n: int, seed: int, T: float = 1.0, a0: float = 0.0, opts: SolveOptions = SolveOptions(), progress=None,
-                 chunk: int = 2000, executor: Executor | None = None, on_chunk: Callable[[ChunkResult], None] | None = None) -> SweepRun:
+                 chunk: int = 2000, executor: Executor | None = None, on_chunk: Callable[[ChunkResult], None] | None = None,
+                 threads: int = 1) -> SweepRun:
     """`run_sweep`, once per definition in this process (the claims of one sweep share it).
     `on_chunk` only sees the chunks of the run that computes it."""
     key = SweepSpec(name, n, seed, chunk, T, a0, opts)
     if key not in _SWEEP_CACHE:
-        _SWEEP_CACHE[key] = run_sweep(name, n, seed, T=T, a0=a0, opts=opts, chunk=chunk, executor=executor, on_chunk=on_chunk, progress=progress)
+        _SWEEP_CACHE[key] = run_sweep(name, n, seed, T=T, a0=a0, opts=opts, chunk=chunk, executor=executor, on_chunk=on_chunk, progress=progress,
+                                      threads=threads)
     return _SWEEP_CACHE[key]
