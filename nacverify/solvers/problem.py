@@ -122,7 +122,8 @@ def _ltc_field(ltc: LTCProblem, xp) -> Callable:
     convert = xp.asarray if type(xp).__name__ == "_MpNamespace" else (lambda a: xp.asarray(a, dtype=np.float64))
     model = convert_leaves(ltc.model, convert)
     signal = convert_leaves(ltc.signal, convert)
-    return lambda t, y, ref=None: model.rhs(t, y, signal, ref, xp)
+    rhs = type(model).rhs  # looked up on the class: `model.rhs` builds an equinox bound-method Module per call (most of a call's cost)
+    return lambda t, y, ref=None: rhs(model, t, y, signal, ref, xp)
 
 
 def ltc_as_problem(ltc: LTCProblem, ts: np.ndarray | None = None, points: int = 201) -> Problem:
