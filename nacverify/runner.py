@@ -36,8 +36,9 @@ __all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost"
 
 
 def _claim_seconds() -> dict[str, float]:
-    """Seconds of each claim in a --quick run with a cold compilation cache (nacverify/data/claim_seconds.json,
-    measured by `check --quick` on a 16-core machine, 2 workers): for cutting groups into tasks."""
+    """Seconds of each claim in a --quick run (nacverify/data/claim_seconds.json: the best of two
+    `check --quick --jobs 2` runs with a warm compilation cache on a 2-core machine, each claim's
+    `seconds` in the report): for cutting groups into tasks, where only their ratios matter."""
     from importlib import resources
 
     return json.loads(resources.files("nacverify.data").joinpath("claim_seconds.json").read_text(encoding="utf-8"))
