@@ -63,3 +63,17 @@ def test_solve_system_checks_its_grid_in_python():
         solve_system(_decay, jnp.asarray(1.0), np.ones(1), np.array([0.0, 0.5, 0.4, 1.0]))
     sol = solve_system(_decay, jnp.asarray(1.0), np.ones(1), np.linspace(0.0, 1.0, 5))
     assert np.allclose(sol.ys[0], np.exp(-np.linspace(0.0, 1.0, 5)), rtol=1e-8)
+
+
+def test_the_switch_is_per_thread():
+    from concurrent.futures import ThreadPoolExecutor
+
+    with float64():
+        args = (jnp.linspace(0.0, 1.0, 11), jnp.ones(3), jnp.asarray(2.0))
+        with checks_without_callbacks(), ThreadPoolExecutor(max_workers=1) as pool:
+            def other():
+                with float64():
+                    return _callbacks(lambda *a: _solve(*a), *args)
+
+            assert pool.submit(other).result() > 0  # another thread, outside the context: equinox's default mode
+            assert _callbacks(lambda *a: _solve(*a), *args) == 0

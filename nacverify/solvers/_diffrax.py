@@ -48,28 +48,49 @@ def _nan_mode_impl(x, pred, index, msgs, *, on_error):
 
 
 _NAN_MODE_IMPL = eqx.filter_jit(_nan_mode_impl)  # its own trace cache: no trace is shared with the default (raise) mode
-_CHECKS_LOCK = threading.RLock()
+_NAN_MODE = threading.local()  # .on: this thread is inside `checks_without_callbacks`
+_INSTALL_LOCK = threading.Lock()
+
+
+def _install_switch() -> bool:
+    """Route equinox's `branched_error_if_impl_jit` through a per-thread switch, once per process
+    (outside `checks_without_callbacks` the switch calls equinox's own function, unchanged).
+    False with an equinox that lacks the internal hook."""
+    from equinox import _errors
+
+    with _INSTALL_LOCK:
+        current = getattr(_errors, "branched_error_if_impl_jit", None)
+        if current is None or not hasattr(_errors, "branched_error_if_impl"):
+            return False
+        if getattr(current, "_nacverify_switch", False):
+            return True
+        original = current
+
+        def switch(*args, **kwargs):
+            return (_NAN_MODE_IMPL if getattr(_NAN_MODE, "on", False) else original)(*args, **kwargs)
+
+        switch._nacverify_switch = True
+        _errors.branched_error_if_impl_jit = switch
+        return True
 
 
 @contextlib.contextmanager
 def checks_without_callbacks() -> Iterator[None]:
-    """While inside, `equinox.error_if` checks traced with the default mode use `nan` mode: no
-    host callback in the compiled function, so that JAX's persistent cache keeps it. Callers
-    check in Python what the traced checks would have raised on (argument validity, the
-    solver's `result`). Thread-safe: one thread at a time holds the switch. With an equinox
-    that lacks the internal hook, nothing changes (the solve is only recompiled per process)."""
-    from equinox import _errors
-
-    if not hasattr(_errors, "branched_error_if_impl_jit") or not hasattr(_errors, "branched_error_if_impl"):
+    """While inside, `equinox.error_if` checks this thread traces with the default mode use `nan`
+    mode: no host callback in the compiled function, so that JAX's persistent cache keeps it.
+    Callers check in Python what the traced checks would have raised on (argument validity, the
+    solver's `result`). Per thread (other threads, and solves running at the same time, are not
+    affected or serialised). With an equinox that lacks the internal hook, nothing changes (the
+    solve is only recompiled per process)."""
+    if not _install_switch():
         yield
         return
-    with _CHECKS_LOCK:
-        saved = _errors.branched_error_if_impl_jit
-        _errors.branched_error_if_impl_jit = _NAN_MODE_IMPL
-        try:
-            yield
-        finally:
-            _errors.branched_error_if_impl_jit = saved
+    before = getattr(_NAN_MODE, "on", False)
+    _NAN_MODE.on = True
+    try:
+        yield
+    finally:
+        _NAN_MODE.on = before
 
 
 def max_norm(y) -> jax.Array:
