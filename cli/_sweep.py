@@ -1,5 +1,6 @@
 """The sweep part of `nacverify frozen-error --sweep N`: plan (storage, refusal), run on the
-executor `cli._cluster.cluster` chooses, stream per-draw summaries into the report's spool,
+executor `cli._cluster.cluster` chooses (or, with none, on `--threads` threads of this process:
+one per usable core by default), stream per-draw summaries into the report's spool,
 state the time estimate after the calibration chunk, and lay out the report section.
 
 No math here: the sweep itself is `nacverify.frozen.run_sweep`.
