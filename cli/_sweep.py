@@ -167,7 +167,8 @@ def usable_cores() -> int:
 
 def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, executor: Executor | None, where: str, keep_draws: bool,
                scipy_draws: int, ctx: CheckContext, threads: int = 1) -> list[tuple[SweepRun, tuple[float, int] | None]]:
-    """Run each sweep on `executor` (None: here, on `threads` threads; `where` names it in the report),
+    """Run each sweep on `executor` (`where` names it in the report; None: here, on `threads` threads,
+    at most one per chunk: the report says `serial` or `K threads`),
     spooling its per-draw summaries into the report, evaluate its claims into `report.results`,
     and add its section. On an interrupt the finished chunks' section is added before
     `Interrupted` propagates."""
@@ -202,6 +203,7 @@ def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, execut
                             markup=False, highlight=False)
 
                 state["workers"] = min(threads, spec.n_chunks) if executor is None else _parallelism(executor)
+                label = where if executor is not None else ("serial" if state["workers"] <= 1 else f"{state['workers']} threads")
                 progress = lambda done, total, task=task: bar.update(task, completed=done)  # noqa: E731
                 stored = lambda group=group: spool.stored_bytes(group) if spool is not None else 0  # noqa: E731
                 try:
@@ -213,10 +215,10 @@ def run_sweeps(specs: list[SweepSpec], *, report: Report, out_path: Path, execut
                             spool.truncate(group, exc.partial.n_done)
                         load["load_average_end"] = os.getloadavg()
                         report.sections[group] = sweep_section(exc.partial, stored_bytes=stored(), estimate=state["estimate"],
-                                                               keep_draws=keep_draws, scheduler=where, load=load)
+                                                               keep_draws=keep_draws, scheduler=label, load=load)
                     raise
                 load["load_average_end"] = os.getloadavg()
-                common = dict(estimate=state["estimate"], keep_draws=keep_draws, scheduler=where, load=load)
+                common = dict(estimate=state["estimate"], keep_draws=keep_draws, scheduler=label, load=load)
                 report.sections[group] = sweep_section(sw, stored_bytes=stored(), **common)  # kept if interrupted below
                 baseline = None
                 if scipy_draws:

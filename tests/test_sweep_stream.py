@@ -257,6 +257,12 @@ def test_cli_sweep_on_two_threads_writes_the_serial_report(tmp_path):
                     assert value[()].tobytes() == h[group][key][()].tobytes(), (group, key)
     claims = {k: {i: (c.verdict, c.message, c.scalars, c.witness) for i, c in read_report(path).claims.items()} for k, path in reports.items()}
     assert claims["1"] == claims["2"]
+    one = tmp_path / "one-chunk.h5"  # one chunk: one thread has work, and the report says so
+    res = runner.invoke(app, ["frozen-error", "-r", "slow", "--sweep", str(CHUNK), "--chunk", str(CHUNK), "--scipy-draws", "0",
+                              "--threads", "2", "--no-keep-draws", "--out", str(one)])
+    assert res.exit_code == 0, res.output
+    with h5py.File(one) as f:
+        assert (f["frozen_error/slow/sweep"].attrs["scheduler"], f["frozen_error/slow/sweep"].attrs["workers"]) == ("serial", 1)
 
 
 def test_loopback_scheduler_gives_the_serial_bits(serial, scheduler_address):
