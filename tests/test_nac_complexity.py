@@ -129,3 +129,25 @@ def test_c3_seq_checks_quadratic_from_both_sides():
     n = out.evidence.arrays["n"].astype(float)
     rest = out.evidence.arrays["exact_layer_xla_flops"] - 2 * 4 * 16 * n**2
     assert np.all(rest > 0)
+
+
+def test_model_flops_kept_per_program():
+    """_model_flops keeps a count per program (tree structure with the config, leaf shapes and dtypes, n): a second
+    call returns the count of a fresh lowering without lowering again; another n, option or dtype is another program."""
+    import jax
+
+    from nacverify.checks import _costs
+    from nacverify.model import NAC
+
+    m = NAC(8, 2, key=jax.random.PRNGKey(0))
+    first = _costs._model_flops(m, 16, curation="exact")
+    key = _costs._program_key(m.with_options(query_chunk=16, curation="exact"), 16)
+    assert _costs._MODEL_FLOPS[key] == first
+    _costs._MODEL_FLOPS.clear()
+    assert _costs._model_flops(m, 16, curation="exact") == first  # fresh lowering: the same count
+    other = NAC(8, 2, key=jax.random.PRNGKey(1))  # other values, same program
+    assert _costs._program_key(other.with_options(query_chunk=16, curation="exact"), 16) == key
+    assert _costs._program_key(m.with_options(query_chunk=32, curation="exact"), 32) != key
+    assert _costs._program_key(m.with_options(query_chunk=16, curation="block"), 16) != key
+    wide = NAC(8, 2, key=jax.random.PRNGKey(0), dtype=jnp.float64)
+    assert _costs._program_key(wide.with_options(query_chunk=16, curation="exact"), 16) != key

@@ -47,6 +47,8 @@ def _layer_costs(quick: bool) -> dict:
     # one new query against n cached keys (T_q = 1)
     out["step_exact_dot"] = np.array([jaxpr_stats(_exact_fn(8), _sds(1, heads, 1, 16), _sds(1, heads, n, 16))["dot_flops"] for n in ns], float)
     out["k_step_exact_dot"] = np.array([jaxpr_stats(_exact_fn(8), _sds(1, heads, 1, k // heads), _sds(1, heads, n_k, k // heads))["dot_flops"] for k in ks], float)
+    import jax
+
     from ..model.curation import block_layout, block_topk
 
     def block_cached(q, blocks, valid, centroids, bvalid):
@@ -56,8 +58,9 @@ def _layer_costs(quick: bool) -> dict:
 
     cached = []
     for n in ns:
-        lay = block_layout(np.zeros((1, heads, n, 16), np.float32), 8)
-        cached.append(jaxpr_stats(block_cached, _sds(1, heads, 1, 16), lay.blocks, lay.valid, lay.centroids, lay.block_valid)["dot_flops"])
+        # the layout's shapes only (nothing run): the count is of the traced program
+        lay = jax.eval_shape(lambda k: tuple(block_layout(k, 8)[:4]), _sds(1, heads, n, 16))
+        cached.append(jaxpr_stats(block_cached, _sds(1, heads, 1, 16), *lay)["dot_flops"])
     out["step_block_cached_dot"] = np.array(cached, float)
     return out
 
