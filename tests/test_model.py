@@ -415,3 +415,26 @@ def test_sequence_with_active_recurrence_iterates_the_step():
     # x2 = [0.98*0.5 + 0.01, -0.14 + 0.02] = [0.50, -0.12]; step 3: u~ = [6.1, -0.1], s_1 = 1.22 - 0.06 = 1.16,
     # x3 = [-0.12*0.5 + 0.01, 1.16 + 0.02] = [-0.05, 1.18]; y = 3 x_0 + 0.5
     np.testing.assert_allclose(np.asarray(ys)[0, :, 0], [0.53, 2.0, 0.35], atol=1e-14)
+
+
+def test_affine_backbone_inlined_in_a_trace_is_the_same_program():
+    """Inside a trace the linear backbone's (A, c) come from one cached trace, inlined (gates._affine_inlined):
+    the enclosing jaxpr and the model's lowered forward are those of the equations traced in place; eagerly, the
+    same values as the equations run op by op."""
+    m = NAC(16, 4, key=jax.random.PRNGKey(0), dtype=jnp.float32)
+    bb = m.backbone
+    assert str(jax.make_jaxpr(lambda b: b._affine())(bb)) == str(jax.make_jaxpr(lambda b: b._affine_eqs())(bb))
+    p, s = eqx.partition(m, eqx.is_array)
+    x = jax.ShapeDtypeStruct((1, 32, 16), jnp.float32)
+
+    def program(affine):
+        original = NCPBackbone._affine
+        NCPBackbone._affine = affine
+        try:
+            return jax.jit(lambda p_, x_: eqx.combine(p_, s)(x_)).lower(p, x).as_text(debug_info=False)
+        finally:
+            NCPBackbone._affine = original
+
+    assert program(NCPBackbone._affine) == program(NCPBackbone._affine_eqs)
+    for got, want in zip(bb._affine(), bb._affine_eqs()):
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

@@ -136,7 +136,14 @@ class NCPBackbone(eqx.Module):
         return fq, fk, None
 
     def _affine(self) -> tuple[jax.Array, jax.Array]:
-        """(A, c) with outputs(u) = u A + c, exact for a linear activation (A by forward-mode AD)."""
+        """(A, c) with outputs(u) = u A + c, exact for a linear activation (A by forward-mode AD).
+        Inside a trace (the parameters are tracers) through `_affine_inlined`: the same equations,
+        traced once per backbone structure and inlined; run eagerly, operation by operation."""
+        if isinstance(self.cell.bias, jax.core.Tracer):
+            return _affine_inlined(self)
+        return self._affine_eqs()
+
+    def _affine_eqs(self) -> tuple[jax.Array, jax.Array]:
         zero = jnp.zeros((2 * self.depth,), self.cell.bias.dtype)
         c = self._outputs(zero)
         A = jax.jacfwd(self._outputs)(zero).T  # (2D, n_out)
@@ -215,6 +222,12 @@ class PseudoTime(eqx.Module):
 
     def literal(self, u: jax.Array, t_sample) -> jax.Array:
         return jax.nn.sigmoid(self.t_a(u)[..., 0] * t_sample + self.t_b(u)[..., 0])
+
+
+#: `NCPBackbone._affine`'s equations as a jit with inline=True: inside an enclosing trace JAX reuses the traced
+#: equations for the same backbone structure and parameter shapes (one Python trace of the pruned unfold and its
+#: forward-mode Jacobian per process instead of one per program) and inlines them, so the enclosing program is the same
+_affine_inlined = jax.jit(lambda backbone: backbone._affine_eqs(), inline=True)
 
 
 def gates_from_outputs(y, head: str, tau_epsilon: float) -> tuple[jax.Array, jax.Array]:
