@@ -9,6 +9,7 @@ Theorem 3 on the regime families), `nac_s22_model` (Section 2.2's attention on t
 
 from __future__ import annotations
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -27,3 +28,19 @@ def _model(ctx: CheckContext, dtype=jnp.float64, d_model: int = 4, heads: int = 
 
 def _inputs(ctx: CheckContext, shape, offset: int = 0, dtype=np.float64):
     return np.random.default_rng(ctx.seed + 500 + offset).standard_normal(shape).astype(dtype)
+
+
+# One compiled program per model configuration and input shape (eqx.filter_jit: the model's options are static, its
+# parameters and the inputs arguments) instead of dispatching the layer's few hundred operations one by one, each
+# lowered and looked up in JAX's cache in every process; as for nac.thm2.value_path (charitable_nac), the values are
+# the same bits (the checks using these say so in their commit).
+@eqx.filter_jit
+def _run(model, x, times=None, mask=None):
+    """model(x, times, mask), compiled."""
+    return model(x, times, mask)
+
+
+@eqx.filter_jit
+def _trace(model, x, times=None, mask=None):
+    """model.trace(x, times, mask), compiled."""
+    return model.trace(x, times, mask)

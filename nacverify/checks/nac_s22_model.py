@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ._nac_text import SEED000, SEED001, _inputs, _model
+from ._nac_text import SEED000, SEED001, _inputs, _model, _trace
 
 __all__ = ["s22_model_claims"]
 
@@ -91,7 +91,7 @@ def _riemann_check(ctx: CheckContext) -> Outcome:
 def _tpseudo_pair_check(ctx: CheckContext) -> Outcome:
     m = _model(ctx, backbone="reference", topk=4)
     x = _inputs(ctx, (2, 8, 4), 2)
-    tr = m.trace(x)
+    tr = _trace(m, x)
     tp = np.asarray(tr.t_pseudo)  # (B, H, Tq, K), no timestamps: t = 1
     spread = float(np.max(tp.max(-1) - tp.min(-1)))
     u = jnp.asarray(np.asarray(tr.u)[0, 0, 0, 0])

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ._nac_text import SEED000, SEED001, _inputs, _model
+from ._nac_text import SEED000, SEED001, _inputs, _model, _run
 
 __all__ = ["QUICK_DIAGONAL", "thm2_proof_claims"]
 
@@ -123,7 +123,7 @@ def _thm2_linear_check(ctx: CheckContext) -> Outcome:
 
             ss = np.linspace(-1.0, 1.0, 21)  # contains -1, 0, 1 (indices 0, 10, 20)
             xx = jnp.zeros((ss.size, 1, d_model), jnp.float64).at[:, 0, 0].set(jnp.asarray(ss))
-            gs = np.asarray(m(xx))[:, 0]  # first output along the line x = (s, 0, ..., 0), T = 1
+            gs = np.asarray(_run(m, xx))[:, 0]  # first output along the line x = (s, 0, ..., 0), T = 1
             curv = float(np.max(np.abs(gs[2:] - 2 * gs[1:-1] + gs[:-2])) / max(1e-300, np.max(np.abs(gs))))  # 0 up to rounding iff affine
             e = ss**2 - gs  # f - g with f(x) = x_1^2
             second = e[0] + e[20] - 2 * e[10]  # = 2 for every affine g
