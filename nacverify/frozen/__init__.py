@@ -58,7 +58,8 @@ from ._solve import ROUNDING, TIGHTER_FACTOR, FrozenErrorRun, MemberSummary, cac
 from ._specs import RegimeSpec, SolveOptions, regime_specs
 from ._stats import SweepStats
 from ._baseline import scipy_baseline
-from ._sweep import ChunkResult, SweepRun, SweepSpec, cached_sweep, member_spec, run_sweep, sweep_chunk, witness_spec
+from ._members import member_spec, witness_spec
+from ._sweep import ChunkResult, SweepRun, SweepSpec, cached_sweep, run_sweep, sweep_chunk
 from ._search import SearchChunk, SearchResult, run_search, search_chunk
 from ._table2 import AVERAGE_TOL, Table2Row, paper_table2, table2_average_outcome, table2_row_outcome
 from ._verdicts import bound_outcome, variation_bound_outcome

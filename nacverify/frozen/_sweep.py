@@ -41,7 +41,7 @@ from ..solvers import solve_ensemble
 from ._bounds import BOUNDS
 from ._kernel import KindFamily, chunk_summary, gates_needed, summary_of
 from ._solve import TIGHTER_FACTOR, MemberSummary
-from ._specs import RegimeSpec, SolveOptions
+from ._specs import SolveOptions
 from ._stats import Extreme, SweepStats
 
 __all__ = [
@@ -55,8 +55,6 @@ __all__ = [
     "sweep_chunk",
     "estimate_sweep",
     "cached_sweep",
-    "witness_spec",
-    "member_spec",
 ]
 
 #: The default chunk (draws solved as one system). Part of a sweep's definition: another chunk
@@ -394,35 +392,6 @@ def run_sweep(
     run.complete = True
     run.wall_seconds = time.perf_counter() - start
     return run
-
-
-def member_spec(sweep: SweepRun, index: int) -> RegimeSpec:
-    """The RegimeSpec of draw `index` of a sweep, recomputed from its seed (to re-run it singly)."""
-    spec = sweep.spec
-    if not 0 <= index < spec.n:
-        raise BadInput(f"draw {index} is outside the sweep's {spec.n} draws")
-    p = sample_draws(spec.name, spec.seed, index, index + 1, T=spec.T, a0=spec.a0).params
-    return member_spec_from(spec.name, spec.T, {k: float(v[0]) for k, v in p.items()})
-
-
-def witness_spec(sweep: SweepRun, bound: str) -> RegimeSpec:
-    """The RegimeSpec of the draw of largest tightness for `bound` (to re-run it singly)."""
-    return member_spec_from(sweep.spec.name, sweep.spec.T, sweep.worst[bound].params)
-
-
-def member_spec_from(name: str, T: float, p: dict[str, float | str]) -> RegimeSpec:
-    """The RegimeSpec of one draw from its parameters (as a witness holds them)."""
-    shape_key = next((k for k in ("rate", "jump_at", "cycles") if k in p), None)
-    return RegimeSpec(
-        name,
-        T=T,
-        phi0=float(p["phi0"]),
-        omega0=float(p["omega0"]),
-        phi_variation_pct=float(100 * p["phi_amp"]),
-        omega_variation_pct=float(100 * p["omega_amp"]),
-        shape=float(p[shape_key]) if shape_key else None,
-        a0=float(p["a0"]),
-    )
 
 
 _SWEEP_CACHE: dict[tuple, SweepRun] = {}
