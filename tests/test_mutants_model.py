@@ -134,3 +134,18 @@ def test_logits_euler_zero_steps_is_the_zero_start():
     with float64():
         out = logits(PHI, np.float32(0.5), 1.0, "euler", euler_steps=0)
     assert out.shape == (3,) and out.dtype == np.float64 and not np.any(np.asarray(out))
+
+
+def test_euler_logits_with_zero_steps_are_a_0_in_the_gates_common_type():
+    """n = 0 Euler steps leave a = a_0 = 0 (the geometric sum is empty), in the type phi and omega
+    promote to: float32 phi with float64 omega gives float64 zeros, as any step would."""
+    from nacverify.precision import float64
+
+    with float64():
+        phi = jnp.asarray([0.25, 0.5], jnp.float32)
+        omega = jnp.asarray([1.0, 2.0], jnp.float64)
+        a = logits(phi, omega, None, "euler", euler_steps=0)
+        assert a.dtype == jnp.float64 and a.shape == (2,) and not np.any(np.asarray(a))
+        one = logits(phi, omega, None, "euler", euler_steps=1, delta_t=0.5)
+        assert one.dtype == jnp.float64
+        np.testing.assert_allclose(np.asarray(one), 0.5 * np.asarray(phi, np.float64), rtol=0)  # a_1 = dt phi
