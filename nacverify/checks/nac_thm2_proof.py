@@ -150,6 +150,20 @@ def _thm2_statement_check(ctx: CheckContext) -> Outcome:
                    Evidence({}, {"construction_refuted_by": "nac.thm2.t1_output_ignores_gates", "linear_cells_refuted_by": "nac.thm2.eq20.linear_cells"}))
 
 
+@eqx.filter_jit
+def _logit_phi_curvature(m, u):
+    """max |Hessian| at u of logit(phi(u)), the backbone output, compiled as one program per model (eager, its
+    operations cost more to dispatch than to run; the same values)."""
+    logit_phi = lambda uu: jnp.log(m.gates_of_pairs(uu)[0] / (1 - m.gates_of_pairs(uu)[0]))  # noqa: E731
+    return jnp.max(jnp.abs(jax.hessian(logit_phi)(u)))
+
+
+@eqx.filter_jit
+def _phi_on_axis(m, s, depth: int):
+    """phi of the pair u = (s, 0, ..., 0) (2 depth entries), compiled."""
+    return m.gates_of_pairs(jnp.zeros(2 * depth).at[0].set(s))[0]
+
+
 def _backbone_affine_check(ctx: CheckContext) -> Outcome:
     target = lambda u1: 1 / (1 + np.exp(-(4 - 8 * u1**2)))  # noqa: E731
     bound = (target(0.0) - target(1.0)) / 2
@@ -158,10 +172,8 @@ def _backbone_affine_check(ctx: CheckContext) -> Outcome:
         m = _model(ctx, d_model=d_model, heads=heads, backbone="reference", sparsity=0.1, topk=8, seed_offset=23)
         depth = d_model // heads
         u = jnp.asarray(np.random.default_rng(ctx.seed + 31).uniform(-1, 1, 2 * depth))
-        logit_phi = lambda uu, m=m: jnp.log(m.gates_of_pairs(uu)[0] / (1 - m.gates_of_pairs(uu)[0]))  # noqa: E731  the backbone output
-        curv = float(jnp.max(jnp.abs(jax.hessian(logit_phi)(u))))
-        line = lambda s, depth=depth: jnp.zeros(2 * depth).at[0].set(s)  # noqa: E731
-        phis = np.array([float(m.gates_of_pairs(line(s))[0]) for s in (-1.0, 0.0, 1.0)])
+        curv = float(_logit_phi_curvature(m, u))
+        phis = np.array([float(_phi_on_axis(m, jnp.asarray(s), depth=depth)) for s in (-1.0, 0.0, 1.0)])
         err = float(np.max(np.abs(phis - target(np.array([-1.0, 0.0, 1.0])))))
         worst_curv, min_err = max(worst_curv, curv), min(min_err, err)
         rows.append((d_model, curv, err))
