@@ -1,6 +1,7 @@
 r"""What the modules of NAC text statements share: the seed names their sources cite and the
 suite model and inputs their model checks draw (`nacverify.model.NAC`, float64 unless stated,
-seeded from the check's context; small sizes). No claims here.
+seeded from the check's context; small sizes), and the layer's forward and trace compiled as one
+program per configuration and shape (`_run`, `_trace`). No claims here.
 
 The text statements: `nac_text_closed_forms` (closed forms), `nac_thm3_proof` (000's proof of
 Theorem 3 on the regime families), `nac_s22_model` (Section 2.2's attention on the model) and
