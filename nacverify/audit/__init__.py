@@ -21,38 +21,7 @@ from .gates import (ATTRS, CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, FORMAT_TAG, OPTIO
 from .ltc import (LTC_CLAIM_IDS, AbstractLTCExport, LTCExport, export_ncps_cell, export_ncps_ltc, export_random_ncps, ltc_audit_claims,
                   ltc_from_arrays, read_ltc_export, write_ltc_export)
 
-__all__ = [
-    "GateExport",
-    "ExportLayout",
-    "read_export",
-    "read_layout",
-    "audit_file",
-    "FileAudit",
-    "generate_export",
-    "from_arrays",
-    "write_export",
-    "export_model",
-    "audit_claims",
-    "applicability",
-    "read_expect",
-    "apply_expect",
-    "Expectation",
-    "recompute_logits",
-    "logit_tolerance",
-    "CLAIM_IDS",
-    "DEFAULT_SHARP_THRESHOLD",
-    "FORMAT_TAG",
-    "REQUIRED",
-    "OPTIONAL",
-    "ATTRS",
-    "LTCExport",
-    "AbstractLTCExport",
-    "read_ltc_export",
-    "write_ltc_export",
-    "ltc_from_arrays",
-    "ltc_audit_claims",
-    "LTC_CLAIM_IDS",
-    "export_ncps_cell",
-    "export_ncps_ltc",
-    "export_random_ncps",
-]
+from . import gates as _gates
+from . import ltc as _ltc
+
+__all__ = [*_gates.__all__, "read_expect", "apply_expect", "Expectation", *_ltc.__all__]
