@@ -67,3 +67,46 @@ def test_chunks_run_in_this_thread_when_one_worker(monkeypatch):
     seen.clear(), order.clear()
     ltc_numerics._run_chunks(calls, lambda i, r: order.append((i, r)))
     assert order == [(0, 0), (1, 1), (2, 2)] and all(t is not threading.main_thread() for t in seen)
+
+
+def test_lanes_are_a_power_of_two_at_least_the_rows_capped():
+    # the smallest power of two >= n: 1, 2, 4, 4, 8, ...; capped at MAX_LANES-like caps
+    cases = {(1, 64): 1, (2, 64): 2, (3, 64): 4, (4, 64): 4, (5, 64): 8, (32, 64): 32, (33, 64): 64, (100, 64): 64, (4, 2): 2}
+    assert {k: ltc_numerics._pow2_at_most(*k) for k in cases} == cases
+
+
+def test_each_lane_is_controlled_as_if_solved_alone():
+    """One long interval among seven very short ones, eight lanes in one solve: the controller's norm is
+    the largest lane RMS (`_lane_rms_max`), so the long lane's steps are not diluted by the easy lanes;
+    the batch takes at least the steps the long interval takes alone. An RMS over all lanes would divide
+    its error by about sqrt(8) and take fewer, larger steps."""
+    c = _cell(3, 2, 7)
+    rng = np.random.default_rng(8)
+    v0, I = rng.uniform(-1, 1, (8, 3)), rng.uniform(-1, 1, (8, 2))
+    elapsed = np.array([1e-3] * 7 + [40.0])
+    _, ok, steps = ode_solve(c, v0, I, elapsed, 1e-8, 1e-10)
+    _, ok_alone, steps_alone = ode_solve(c, v0[7:], I[7:], elapsed[7:], 1e-8, 1e-10)
+    assert ok.all() and ok_alone.all()
+    assert steps[7] >= steps_alone[0] > 20
+
+
+def test_a_reference_that_did_not_finish_gives_every_unfold_count_and_no_check(monkeypatch):
+    """Where some row's reference solve did not finish, nothing is re-solved: rel holds every unfold
+    count asked for, and the check's arrays are empty (index, error, finished flags as bool)."""
+    real = ltc_numerics.ode_solve
+
+    def unfinished(*args, **kwargs):
+        ys, ok, steps = real(*args, **kwargs)
+        ok = ok.copy()
+        ok[0] = False
+        return ys, ok, steps
+
+    monkeypatch.setattr(ltc_numerics, "ode_solve", unfinished)
+    c = _cell(3, 2, 4)
+    rng = np.random.default_rng(5)
+    v0, I, elapsed = rng.uniform(-1, 1, (4, 3)), rng.uniform(-1, 1, (4, 2)), np.array([0.3, 1.0, 2.5, 0.7])
+    cmp = ltc_numerics.compare_with_reference(c, v0, I, elapsed, [1, 6, 3], 6, rtol=1e-8, atol=1e-10)
+    assert sorted(cmp.rel) == [1, 3, 6] and all(r.shape == (4,) for r in cmp.rel.values())
+    assert not cmp.finished[0] and cmp.finished[1:].all()
+    assert cmp.check_index.shape == (0,) and cmp.check_error.shape == (0,)
+    assert cmp.check_finished.shape == (0,) and cmp.check_finished.dtype == bool
