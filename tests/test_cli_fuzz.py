@@ -195,8 +195,9 @@ def _input_files(folder: Path) -> list[str]:
 def _run(argv: list[str]) -> tuple[int, str, str]:
     """main(argv) with output captured, interrupted (KeyboardInterrupt, as Ctrl-C) once it
     has run CAP_S seconds and every 0.5 s after, until it returns. An interrupt due while
-    Python runs a garbage-collector callback or a finaliser (where exceptions are ignored)
-    is postponed by 50 ms."""
+    Python runs a garbage-collector callback or a finaliser (where exceptions are ignored),
+    or the CLI's unraisable-exception hook (`cli._common._redeliver_interrupts`, which runs
+    where an exception is only printed as "Exception ignored"), is postponed by 50 ms."""
     out, err = io.StringIO(), io.StringIO()
     active = [True]
 
@@ -204,7 +205,9 @@ def _run(argv: list[str]) -> tuple[int, str, str]:
         if not active[0]:
             return
         code = frame.f_code if frame is not None else None
-        if code is not None and (code.co_name in ("__del__", "gc_callback", "_remove", "callback") or "hypothesis" in code.co_filename):
+        in_unraisable_hook = code is not None and code.co_name == "hook" and code.co_filename.endswith(os.path.join("cli", "_common.py"))
+        if code is not None and (code.co_name in ("__del__", "gc_callback", "_remove", "callback") or "hypothesis" in code.co_filename
+                                 or in_unraisable_hook):
             signal.setitimer(signal.ITIMER_REAL, 0.05, 0.5)
             return
         raise KeyboardInterrupt
