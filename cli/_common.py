@@ -149,13 +149,18 @@ def _redeliver_interrupts(previous: Callable[[Any], Any]) -> Callable[[Any], Non
     raised while Python runs a callback it cannot propagate from (a garbage-collection
     callback, a finalizer) is only printed as "Exception ignored in ..." and the run goes on;
     this hook prints nothing and raises the signal again, so that the interrupt is handled
-    where it can be (partial report, exit 3). Other unraisable exceptions go to `previous`."""
+    where it can be (partial report, exit 3), through SIGINT or, where SIGINT is ignored, SIGTERM
+    (which `guarded` handles as Ctrl-C). Other unraisable exceptions go to `previous`."""
 
     def hook(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
             # Raised again from a moment later, from another thread: raised here, it would be
-            # handled at once, still inside the callback, and swallowed again.
-            threading.Timer(0.01, _thread.interrupt_main).start()
+            # handled at once, still inside the callback, and swallowed again. Through a signal
+            # Python handles: with SIGINT ignored (a background job, CI) the interrupt came from
+            # SIGTERM, and interrupt_main's default SIGINT would do nothing.
+            signum = next((s for s in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(s))), None)
+            if signum is not None:
+                threading.Timer(0.01, _thread.interrupt_main, args=(signum,)).start()
             return
         previous(unraisable)
 

@@ -260,3 +260,39 @@ def test_sigint_and_sigterm_during_a_long_sweep_leave_incomplete_reports(tmp_pat
         assert data.claims["nac.thm3.sharp.oscillatory"].verdict == "holds"
         with h5py.File(out) as f:
             assert f.attrs["complete"] == False  # noqa: E712  (numpy bool)
+
+
+_FINALIZER_SCRIPT = r"""
+import os, signal, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited as by a background job of a shell or CI
+from nacverify.cli._common import guarded
+
+class SlowFinalizer:
+    def __del__(self):
+        time.sleep(0.5)
+
+@guarded
+def long_run():
+    started = time.time()
+    os.system(f"(sleep 0.2; kill -TERM {os.getpid()}) &")  # lands inside the finalizer below
+    while time.time() - started < 4:
+        obj = SlowFinalizer()
+        del obj
+        time.sleep(0.3)
+    return "finished"
+
+try:
+    print(long_run())
+except BaseException as exc:
+    print("exit", getattr(exc, "exit_code", type(exc).__name__))
+"""
+
+
+def test_sigterm_inside_a_finalizer_still_stops_a_run_when_sigint_is_ignored():
+    """A SIGTERM whose KeyboardInterrupt is raised inside a finalizer (where Python only prints it)
+    is raised again on the main thread by the CLI's unraisable hook. It used to be raised again as
+    SIGINT, which does nothing where SIGINT is ignored (a background job, CI): `bench --sweep-bench`'s
+    SIGTERM was lost and the sweep ran to its end (CI, stop 28). Now it ends with exit 3."""
+    res = subprocess.run([sys.executable, "-c", _FINALIZER_SCRIPT], capture_output=True, text=True, timeout=120)
+    assert res.stdout.strip().splitlines()[-1] == "exit 3", (res.stdout, res.stderr)
+    assert "interrupted" in res.stderr
