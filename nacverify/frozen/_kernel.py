@@ -25,9 +25,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..errors import NacverifyError
 from ..margins import _ROUND
 from ..precision import float64
 from ..regimes import KIND_CODE, Coefficients, Regime, ShapeFamily, _shape
+from ..sine import SINE_LIMIT, sine
 from ._bounds import BOUNDS
 from ._solve import ROUNDING, TIGHTER_FACTOR, MemberSummary
 from ._specs import SolveOptions
@@ -140,7 +142,7 @@ def _scan_summary(kind, T, gates, shape, phi_amp, omega_amp, t, a_var, a_tight, 
     k_finite = jnp.isfinite(k)
 
     def gate_values(tj):
-        g = _shape(kind, tj / T, shape, jnp)
+        g = _family_g(kind, tj / T, shape)  # as the chunk's solve (KindFamily)
         return phi0 * (1 + phi_amp * g), omega0 * (1 + omega_amp * g)
 
     phi_first, omega_first = gate_values(t[0])
@@ -236,10 +238,21 @@ def gates_needed(regime: Regime) -> bool:
                 and bool(np.all((phi0 <= 0) | (phi0 >= 1e-300))))
 
 
+def _family_g(kind: int, x, shape):
+    """The family's g at x = t/T (`nacverify.regimes._shape` with a static family), the oscillatory
+    sine by `nacverify.sine.sine` (XLA vectorises it; ``jnp.sin`` runs element by element): the
+    other families give the regime's own bits, the oscillatory one its g to 1 ulp."""
+    if kind == KIND_CODE["oscillatory"]:
+        return sine(2 * jnp.pi * shape * x)  # the argument as `_shape` forms it
+    return _shape(kind, x, shape, jnp)
+
+
 class KindFamily(Coefficients):
     """`nacverify.regimes.ShapeFamily` with the family a static choice: g(t) is evaluated once per
     call, for the chunk's own family only (ShapeFamily evaluates every family's g, twice, and
-    selects). The same operations on the selected branch, hence the same bits (tested)."""
+    selects). The same operations on the selected branch, hence the same bits (tested), except
+    the oscillatory sine (`_family_g`): g to 1 ulp, the solutions to rounding (tested). Only for
+    t in [0, T] with 2 pi |cycles| <= `nacverify.sine.SINE_LIMIT` (`of` checks the cycles)."""
 
     kind: int = eqx.field(static=True)
     T: float = eqx.field(static=True)
@@ -252,10 +265,13 @@ class KindFamily(Coefficients):
     @staticmethod
     def of(regime: Regime) -> "KindFamily":
         c = regime.coefficients
-        return KindFamily(KIND_CODE[regime.name], c.T, c.phi0, c.omega0, c.phi_amp, c.omega_amp, c.shape)
+        kind = KIND_CODE[regime.name]
+        if kind == KIND_CODE["oscillatory"] and not 2 * np.pi * float(np.max(np.abs(np.asarray(c.shape)))) <= SINE_LIMIT:
+            raise NacverifyError(f"oscillatory sweep: cycles up to {SINE_LIMIT / (2 * np.pi):.4g} (the sine's range), got {np.max(np.abs(np.asarray(c.shape))):g}")
+        return KindFamily(kind, c.T, c.phi0, c.omega0, c.phi_amp, c.omega_amp, c.shape)
 
     def g(self, t):
-        return _shape(self.kind, t / self.T, self.shape, jnp)
+        return _family_g(self.kind, t / self.T, self.shape)
 
     def phi(self, t):
         return self.phi0 * (1 + self.phi_amp * self.g(t))
