@@ -160,7 +160,7 @@ def _solve(regime: Regime, t: np.ndarray, opts: SolveOptions, factor: float, coe
 
 def _analyse_chunk(regime: Regime, t: np.ndarray, opts: SolveOptions, count: int) -> tuple[MemberSummary, object, float, float]:
     """Both solves of a chunk (its own family's coefficients, `KindFamily`: the same bits as
-    the regime's) and the streaming analysis of their trajectories, in the solver's (P, N) layout;
+    the regime's, but for the oscillatory sine, to 1 ulp) and the streaming analysis of their trajectories, in the solver's (P, N) layout;
     (summary of the first `count` draws, primary solution, solve seconds, tighter solve seconds)."""
     coeffs = KindFamily.of(regime)
     t0 = time.perf_counter()
