@@ -22,8 +22,8 @@ operations, which XLA fuses and vectorises (about 1 ns per element there):
 3. **Quadrant.** $\sin x = \sin r, \cos r, -\sin r, -\cos r$ for $k \bmod 4 = 0, 1, 2, 3$.
 
 Accuracy (tests/test_sine.py, against mpmath at 120 bits): at most 1 ulp over
-$|x| \le 2^{20}$, next to the multiples of $\pi/2$ included (0.76 ulp measured on $10^4$ random
-points of $[0, 8\pi]$; the C library's is 0.51), so results differ from ``jnp.sin`` in the last
+$|x| \le 2^{20}$, next to the multiples of $\pi/2$ included (0.75 ulp measured on $10^4$ random
+points of $[0, 8\pi]$, 0.50 next to the multiples of $\pi/2$; the C library's is 0.51), so results differ from ``jnp.sin`` in the last
 bit for about 3 % of arguments. `SINE_LIMIT` bounds the arguments it is used for. Compiled by
 XLA on a CPU, a subnormal argument gives 0 (XLA's generated code flushes subnormals).
 """

@@ -266,8 +266,9 @@ class KindFamily(Coefficients):
     def of(regime: Regime) -> "KindFamily":
         c = regime.coefficients
         kind = KIND_CODE[regime.name]
-        if kind == KIND_CODE["oscillatory"] and not 2 * np.pi * float(np.max(np.abs(np.asarray(c.shape)))) <= SINE_LIMIT:
-            raise NacverifyError(f"oscillatory sweep: cycles up to {SINE_LIMIT / (2 * np.pi):.4g} (the sine's range), got {np.max(np.abs(np.asarray(c.shape))):g}")
+        cycles = float(np.max(np.abs(np.asarray(c.shape))))
+        if kind == KIND_CODE["oscillatory"] and not 2 * np.pi * cycles <= SINE_LIMIT:
+            raise NacverifyError(f"oscillatory sweep: cycles up to {SINE_LIMIT / (2 * np.pi):.4g} (the sine's range), got {cycles:g}")
         return KindFamily(kind, c.T, c.phi0, c.omega0, c.phi_amp, c.omega_amp, c.shape)
 
     def g(self, t):
