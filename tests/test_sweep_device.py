@@ -168,6 +168,31 @@ def test_streaming_kernel_equals_the_previous_analysis_and_numpy(name):
             assert np.all(close), key
 
 
+@pytest.mark.parametrize("name", ["slow", "oscillatory"])
+def test_streaming_kernel_peaks_at_ties_and_nans_as_the_previous_analysis(name):
+    """The first maximum over t, NaN counting as the largest (as numpy's and XLA's argmax): with
+    the trajectories equal to the frozen solution every ratio is 0 (a tie at every point: the peak
+    is the first point), and a NaN placed in one draw's trajectory becomes that draw's peak. The
+    peak is where the running maximum changed (`_kernel._scan_summary`), which must give the same
+    points as the previous kernel's argmax."""
+    _, regime, opts, t = _chunk(name)
+    a_star = regime.facts.phi0 / regime.facts.omega0
+    regime = dataclasses.replace(regime, params={**regime.params, "a0": a_star})  # started at rest: a_frozen = a* exactly
+    a_var = np.repeat(a_star[:, None], len(t), axis=1)  # eps = 0 exactly
+    a_var[3, 400] = np.nan
+    a_var[5, 700:] = np.nan
+    with float64():
+        ref = summarise_chunk(regime, t, a_var, a_var.copy(), opts)
+        ours = summary_of({k: np.asarray(v) for k, v in chunk_summary(regime, t, a_var.T.copy(), a_var.T.copy(), opts).items()})
+    for b in BOUNDS:
+        np.testing.assert_array_equal(ours.peak_t[b], ref.peak_t[b])
+        np.testing.assert_array_equal(ours.tightness[b], ref.tightness[b])
+    finite = np.isfinite(ours.tightness["sharp"])
+    assert np.all(ours.tightness["sharp"][finite] == 0) and np.all(ours.peak_t["sharp"][finite] == t[1])  # the tie: the first point
+    assert ours.peak_t["sharp"][3] == t[400] and ours.peak_t["sharp"][5] == t[700]
+    assert np.isnan(ours.tightness["sharp"][3]) and np.isnan(ours.tightness["sharp"][5])
+
+
 def test_gates_are_skipped_only_where_phi_is_provably_positive():
     _, regime, _, _ = _chunk("oscillatory")
     assert gates_needed(regime) is False
