@@ -171,13 +171,18 @@ def _identity(lhs, rhs, intervals, where, rng, r: Recheck):
     symbols = _free(lhs, rhs)
     points = _points(symbols, rng, intervals, where) if symbols else [{}]
     for p in points:
-        a, b = _value(lhs, p), _value(rhs, p)
-        if a is None or b is None:
-            continue
-        r.count(closed=not symbols)
-        with mpmath.workdps(DPS):
-            if abs(a - b) > mpmath.mpf("1e-20") * (1 + abs(a) + abs(b)):
-                r.fail(f"lhs {mpmath.nstr(a, 15)} != rhs {mpmath.nstr(b, 15)} at {_show(p)}")
+        _compare(lhs, rhs, p, p, r, closed=not symbols)
+
+
+def _compare(lhs, rhs, at, shown, r: Recheck, *, closed: bool, prefix: str = ""):
+    """lhs = rhs at the point `at` (to 1e-20 relative, at DPS digits), counted; a failure names `shown`."""
+    a, b = _value(lhs, at), _value(rhs, at)
+    if a is None or b is None:
+        return
+    r.count(closed=closed)
+    with mpmath.workdps(DPS):
+        if abs(a - b) > mpmath.mpf("1e-20") * (1 + abs(a) + abs(b)):
+            r.fail(f"{prefix}lhs {mpmath.nstr(a, 15)} != rhs {mpmath.nstr(b, 15)} at {_show(shown)}")
 
 
 _REL = {">=": (1, False), ">": (1, True), "<=": (-1, False), "<": (-1, True)}
@@ -316,13 +321,7 @@ def _at_value(lhs, rhs, var, at, intervals, where, rng, r: Recheck):
             continue
         real += 1
         q = {**p, var: x} if var in _free(lhs, rhs) else p
-        a, b = _value(lhs, q), _value(rhs, q)
-        if a is None or b is None:
-            continue
-        r.count(closed=not symbols)
-        with mpmath.workdps(DPS):
-            if abs(a - b) > mpmath.mpf("1e-20") * (1 + abs(a) + abs(b)):
-                r.fail(f"at {var} = {mpmath.nstr(x, 15)}: lhs {mpmath.nstr(a, 15)} != rhs {mpmath.nstr(b, 15)} at {_show(p)}")
+        _compare(lhs, rhs, q, p, r, closed=not symbols, prefix=f"at {var} = {mpmath.nstr(x, 15)}: ")
 
 
 def recheck(check, rng) -> Recheck:
