@@ -17,9 +17,10 @@ from ._common import progress_bar
 
 
 def run_searches(names: list[str], n: int, seed: int, *, report: Report, executor: Executor | None, T: float, a0: float, opts: SolveOptions,
-                 steps: int, chunk: int, keep: int, ctx: CheckContext) -> list[SearchResult]:
-    """One search per named regime and applicable bound (the step family: BV only); each adds its
-    claim to `report.results` and its section `frozen_error/<regime>/search/<bound>`."""
+                 steps: int, chunk: int, keep: int, ctx: CheckContext, threads: int = 1, where: str = "serial") -> list[SearchResult]:
+    """One search per named regime and applicable bound (the step family: BV only), its chunks on
+    `executor` or, with none, on `threads` threads here (`where` names it in the report); each adds
+    its claim to `report.results` and its section `frozen_error/<regime>/search/<bound>`."""
     rows: list[SearchResult] = []
     with progress_bar() as bar:
         for name in names:
@@ -28,10 +29,10 @@ def run_searches(names: list[str], n: int, seed: int, *, report: Report, executo
                     continue
                 task = bar.add_task(f"search {name} {bound}", total=n)
                 res = run_search(name, bound, n, seed, T=T, a0=a0, chunk=chunk, steps=steps, keep=keep, options=opts, executor=executor,
-                                 progress=lambda done, total, task=task: bar.update(task, completed=done))
+                                 progress=lambda done, total, task=task: bar.update(task, completed=done), threads=threads if executor is None else 1)
                 report.results.append(evaluate(search_claim(res, opts), ctx))
                 report.sections[f"frozen_error/{name}/search/{bound}"] = {
-                    "restarts": n, "seed": seed, "chunk": chunk, "adam_steps": steps, "kept": keep, "T": T, "a0": a0,
+                    "restarts": n, "seed": seed, "chunk": chunk, "scheduler": where, "adam_steps": steps, "kept": keep, "T": T, "a0": a0,
                     "seconds": res.seconds, "best_start_surrogate": res.best_start, "kept_restarts": res.restarts.astype(np.int64),
                     "surrogate_tightness": res.values, "verified_tightness": res.verified_tightness,
                     **{f"kept_{k}": np.array([getattr(s, k) if getattr(s, k) is not None else np.nan for s in res.specs], float)

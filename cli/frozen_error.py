@@ -93,7 +93,7 @@ def frozen_error(
     chunk: Annotated[int, typer.Option("--chunk", help="Sweep draws solved together as one system; part of the sweep's definition (the same seed and chunk give the same numbers anywhere).")] = 2000,
     keep_draws: Annotated[bool, typer.Option("--keep-draws/--no-keep-draws", help="Store every draw's summaries and parameters in the report (compressed); without, only witnesses, statistics and histograms.")] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Sweep worker processes on a local Dask cluster (1: in this process, on --threads).")] = 1,
-    threads: Annotated[int, typer.Option("--threads", help="Sweep chunks solved at once by threads of this process (--jobs 1, no --scheduler); 0: one per usable core; 1: serial. The numbers do not depend on it.")] = 0,
+    threads: Annotated[int, typer.Option("--threads", help="Sweep and search chunks run at once by threads of this process (--jobs 1, no --scheduler); 0: one per usable core; 1: serial. The numbers do not depend on it.")] = 0,
     scheduler: SchedulerOption = None,
     scipy_draws: Annotated[int, typer.Option(help="Draws also solved one by one with scipy solve_ivp for the speed ratio (0: skip).")] = 200,
     search: Annotated[int, typer.Option(help="Also run an adversarial search of N restarts per named regime and bound (restart i starts from sweep draw i of --seed), its chunks of restarts as tasks like a sweep's; its best points are re-solved with diffrax.", rich_help_panel=SEARCH)] = 0,
@@ -205,14 +205,14 @@ def frozen_error(
                 report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
                 if level == Level.verbose:
                     show.print(_readings_table(readings))
+            where = scheduler or (f"local cluster of {jobs} workers" if jobs > 1 else "serial" if sweep_threads <= 1 else f"{sweep_threads} threads")
             if sweep:
                 err_console.print(plan, markup=False)
-                where = scheduler or (f"local cluster of {jobs} workers" if jobs > 1 else "serial" if sweep_threads <= 1 else f"{sweep_threads} threads")
                 sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, executor=executor, where=where, keep_draws=keep_draws,
                                         scipy_draws=scipy_draws, ctx=ctx, threads=sweep_threads)
             if search:
                 search_rows = run_searches([s.name for s in specs], search, seed, report=report, executor=executor, T=T, a0=a0, opts=opts,
-                                           steps=search_steps, chunk=search_chunk, keep=search_keep, ctx=ctx)
+                                           steps=search_steps, chunk=search_chunk, keep=search_keep, ctx=ctx, threads=sweep_threads, where=where)
     except (Interrupted, KeyboardInterrupt) as exc:  # an interrupted sweep has added its finished chunks' section
         raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims",
                                  junit_xml=junit_xml, fmt=fmt) from None

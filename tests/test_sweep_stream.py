@@ -485,6 +485,41 @@ def test_search_on_two_workers_gives_the_serial_bits_and_verifies_in_float64():
     assert (serial.verified_tightness <= 1).all()  # the sharp bound is a lemma: no point of the search may beat it
 
 
+def test_search_on_threads_gives_the_serial_bits_and_compiles_once(monkeypatch):
+    """`run_search(threads=2)` runs the chunks on two threads of this process (the first alone, so
+    the ascent is traced once, not once per thread): the same kept points, surrogate values and
+    verified tightnesses as serially, whatever order the chunks finish in; threads < 1 are refused."""
+    import functools
+
+    from nacverify.errors import BadInput
+    from nacverify.frozen import _adversary, _search, run_search
+
+    traces = []
+
+    def counted(*key):
+        inner = _adversary._objective(*key)
+
+        def objective(theta, shape_fixed):
+            traces.append(key)  # called only while JAX traces the ascent
+            return inner(theta, shape_fixed)
+
+        return objective
+
+    kw = dict(chunk=16, steps=6, keep=3)
+    counts = []
+    results = []
+    for threads in (1, 2):
+        monkeypatch.setattr(_search, "_cached_objective", functools.lru_cache(maxsize=4)(counted))
+        traces.clear()
+        results.append(run_search("fast", "thm3", 80, 2, threads=threads, **kw))
+        counts.append(len(traces))
+    serial, threaded = results
+    assert _search_bits(serial) == _search_bits(threaded) and threaded.chunks_done == 5
+    assert counts[0] == counts[1] > 0, counts
+    with pytest.raises(BadInput, match="threads"):
+        run_search("fast", "thm3", 8, 2, threads=0, **kw)
+
+
 def test_search_library_call_outside_float64_matches(tmp_path):
     """In a fresh process with JAX's default float32, run_search still verifies in float64."""
     import subprocess
@@ -503,7 +538,7 @@ def test_search_library_call_outside_float64_matches(tmp_path):
 
 def test_cli_search_claims_and_section(tmp_path):
     res = runner.invoke(app, ["frozen-error", "--regime", "step", "--search", "40", "--search-chunk", "20", "--search-steps", "5",
-                              "--search-keep", "2", "--out", str(tmp_path / "r.h5")])
+                              "--search-keep", "2", "--threads", "2", "--out", str(tmp_path / "r.h5")])
     assert res.exit_code == 0, res.output
     data = read_report(tmp_path / "r.h5")
     assert data.claims["nac.thm3.bv.step.search"].verdict == "holds"
@@ -511,6 +546,7 @@ def test_cli_search_claims_and_section(tmp_path):
     with h5py.File(tmp_path / "r.h5") as f:
         g = f["frozen_error/step/search/bv"]
         assert int(g.attrs["restarts"]) == 40 and int(g.attrs["chunk"]) == 20 and g["verified_tightness"].shape == (2,)
+        assert g.attrs["scheduler"] == "2 threads"  # --threads 2: the search's chunks ran on two threads
         assert set(g["kept_restarts"][()].tolist()) <= set(range(40)) and (g["verified_tightness"][()] <= 1).all()
     bad = runner.invoke(app, ["frozen-error", "--regime", "custom", "--phi", "0.5", "--omega", "1", "--search", "8", "--out", str(tmp_path / "c.h5")])
     assert bad.exit_code == 2 and "custom" in bad.stderr

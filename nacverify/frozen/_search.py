@@ -13,6 +13,10 @@ diffrax at two tolerances (`run_frozen_error`): only those verified tightnesses 
 The chunk size is part of the search's definition (restarts of one chunk are one vmapped
 computation, the last one only as long as the restarts left), as for sweeps: the same seed,
 number of restarts and chunk size give the same numbers, bit for bit, wherever the chunks run.
+
+Like a sweep's, the chunks can run on `threads` threads of one process: the compiled ascent runs
+without Python's lock, so two chunks climb at once. The first chunk runs alone, so that the
+ascent is traced and compiled once, not once per thread.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import functools
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -109,32 +113,51 @@ def search_chunk(name: str, bound: str, seed: int, index: int, chunk: int, n: in
 
 def run_search(name: str, bound: str, n: int, seed: int, *, T: float = 1.0, a0: float = 0.0, chunk: int = 1024, steps: int = 40,
                keep: int = 4, options: SolveOptions = SolveOptions(), executor: Executor | None = None,
-               progress: Callable[[int, int], None] | None = None) -> SearchResult:
-    """Search `n` restarts in chunks of `chunk` (each chunk a task on `executor`, or serially
-    here), keep the `keep` best points and verify them with diffrax. `progress(done, n)` after
-    each chunk. On KeyboardInterrupt raises `Interrupted` (nothing verified)."""
+               progress: Callable[[int, int], None] | None = None, threads: int = 1) -> SearchResult:
+    """Search `n` restarts in chunks of `chunk` (each chunk a task on `executor`, or here: serially,
+    or on `threads` threads of this process when > 1), keep the `keep` best points and verify
+    them with diffrax. The numbers do not depend on where the chunks run. `progress(done, n)`
+    after each chunk. On KeyboardInterrupt raises `Interrupted` (nothing verified)."""
     _check(name, bound, n, chunk, steps, keep)
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise BadInput(f"--threads must be an integer >= 1, got {threads}")
+    if executor is not None and threads > 1:
+        raise BadInput("threads run the chunks in this process; with an executor, its workers do")
     t0 = time.perf_counter()
     chunks = math.ceil(n / chunk)
     kw = dict(T=T, a0=a0, steps=steps, keep=keep)
     parts: list[SearchChunk] = []
     done = 0
     futures = []
+    own_pool = ThreadPoolExecutor(int(threads), thread_name_prefix="nacverify-search") if executor is None and threads > 1 and chunks > 1 else None
+
+    def take(part: SearchChunk) -> None:
+        nonlocal done
+        parts.append(part)
+        done += part.count
+        if progress:
+            progress(done, n)
+
     try:
-        if executor is None:
-            results = (search_chunk(name, bound, seed, k, chunk, n, **kw) for k in range(chunks))
+        if executor is None and own_pool is None:
+            for k in range(chunks):
+                take(search_chunk(name, bound, seed, k, chunk, n, **kw))
         else:
-            futures = [executor.submit(search_chunk, name, bound, seed, k, chunk, n, **kw) for k in range(chunks)]
-            results = (f.result() for f in as_completed(futures))
-        for part in results:
-            parts.append(part)
-            done += part.count
-            if progress:
-                progress(done, n)
+            first = 0
+            if own_pool is not None:  # the first chunk alone: one trace and compilation, not one per thread
+                take(search_chunk(name, bound, seed, 0, chunk, n, **kw))
+                first = 1
+            pool = own_pool or executor
+            futures = [pool.submit(search_chunk, name, bound, seed, k, chunk, n, **kw) for k in range(first, chunks)]
+            for f in as_completed(futures):
+                take(f.result())
     except KeyboardInterrupt:
         for f in futures:
             f.cancel()
         raise Interrupted(f"search interrupted after {done} of {n} restarts", None) from None
+    finally:
+        if own_pool is not None:
+            own_pool.shutdown(wait=True, cancel_futures=True)
     restarts = np.concatenate([p.restarts for p in parts])
     values = np.concatenate([p.values for p in parts])
     thetas = np.concatenate([p.thetas for p in parts])
