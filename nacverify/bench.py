@@ -132,6 +132,7 @@ class BenchRecord:
     peak_bytes: int
     memory: dict[str, int] = field(default_factory=dict)
     cost: dict[str, float] = field(default_factory=dict)  # flops, bytes_accessed of one call (XLA, CPU lowering)
+    query_chunk: int | None = None  # a NAC row's queries per chunk on this device (nacverify.model.chunking); None otherwise
 
     @property
     def flops(self) -> float:
@@ -334,7 +335,8 @@ def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> B
         # what was in use before is this configuration's peak (not observable when it did not rise)
         memory["device_peak_bytes_this_config"] = after["peak_bytes_in_use"] - before["bytes_in_use"]
     peak = memory["temp_bytes"] + memory["argument_bytes"] + memory["output_bytes"] - memory["alias_bytes"]
-    return BenchRecord(config, compile_s, times, peak, memory, call_cost(static, params, x))
+    chunk = model.chunk_for(config.batch, config.T) if isinstance(model, NAC) else None
+    return BenchRecord(config, compile_s, times, peak, memory, call_cost(static, params, x), chunk)
 
 
 def call_cost(static: Any, params: Any, x: jax.Array) -> dict[str, float]:
@@ -477,6 +479,7 @@ def record_section(r: BenchRecord, peak: dict[str, Any] | None = None) -> dict[s
         "memory_method": MEMORY_METHOD,
         "memory": dict(r.memory),
         "cost_method": COST_METHOD,
+        **({"query_chunk": int(r.query_chunk)} if r.query_chunk is not None else {}),
         **achieved(r, peak),
     }
 

@@ -12,8 +12,8 @@ Per head $h$ with $q, k, v$ from the sensory gates (eq. 13):
 
 Efficiency: only the queries that are returned are computed (the last one unless
 ``return_sequences``); the per-pair affine maps are split into per-token parts (see
-`gates`); the query axis is processed in chunks (``query_chunk``, automatic by default)
-so that the pairwise work per chunk, and hence memory, stays bounded as T grows.
+`gates`); the query axis is processed in chunks (``query_chunk``; by default sized from the device,
+`chunking`) so that the pairwise work per chunk, and hence memory, stays bounded as T grows.
 
 Backbone variants: ``reference`` (the public implementation: one cell step from a zero
 state per pair), ``circuit`` (default; the signal crosses inter -> command -> motor),
@@ -59,6 +59,7 @@ import jax.numpy as jnp
 
 from ..errors import BadInput
 from .cell import ACTIVATIONS, NCPCell
+from .chunking import default_device, query_chunk
 from .curation import BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
@@ -66,7 +67,6 @@ from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_un
 __all__ = ["NACConfig", "NAC", "AttentionMap", "GateTrace", "BACKBONES"]
 
 BACKBONES = ("reference", "circuit", "fc")
-CHUNK_BUDGET = 1 << 19  # pair elements (batch x heads x queries x keys) per query chunk
 
 
 @dataclass(frozen=True)
@@ -233,6 +233,7 @@ class NAC(eqx.Module):
         return x.reshape(b, t, self.config.num_heads, self.config.depth).transpose(0, 2, 1, 3)
 
     def _chunk(self, tq: int, tk: int, batch: int) -> int:
+        """Queries per chunk: the ``query_chunk`` option, else the device's rule (`chunking`)."""
         cfg = self.config
         if cfg.query_chunk is not None:
             return min(cfg.query_chunk, tq)
@@ -241,9 +242,13 @@ class NAC(eqx.Module):
             width = max(-(-tk // bs), -(-cfg.topk // bs) * bs * cfg.depth)
         else:
             width = tk
-        c = max(1, CHUNK_BUDGET // max(1, batch * cfg.num_heads * width))
-        c = 1 << int(math.floor(math.log2(c)))
-        return min(c, tq)
+        itemsize = jnp.dtype(self.out_proj.weight.dtype).itemsize
+        return query_chunk(tq, batch * cfg.num_heads * width, itemsize, default_device())
+
+    def chunk_for(self, batch: int, T: int) -> int:
+        """The query chunk a call on input (batch, T, d_model) uses (all queries with
+        ``return_sequences``, else the last one)."""
+        return self._chunk(T if self.config.return_sequences else 1, T, batch)
 
     def _select(self, qh, kh, layout, key_valid) -> Selection:
         cfg = self.config
