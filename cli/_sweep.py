@@ -21,7 +21,7 @@ from nacverify.claims import CheckContext, evaluate
 from nacverify.errors import BadInput, Interrupted
 from nacverify.frozen import BOUNDS, SolveOptions, SweepRun, SweepSpec, cached_run, run_sweep, scipy_baseline, witness_spec
 from nacverify.frozen._stats import Extreme, SweepStats
-from nacverify.frozen._sweep import DEFAULT_CHUNK, RAW_BYTES_PER_DRAW, ChunkResult, SweepEstimate, _parallelism, estimate_sweep
+from nacverify.frozen._sweep import RAW_BYTES_PER_DRAW, default_chunk, ChunkResult, SweepEstimate, _parallelism, estimate_sweep
 from nacverify.frozen.claims import sweep_claims
 from nacverify.regimes import DRAW_BLOCK, SWEEP_RANGES, sample_draws
 from nacverify.report import Report, Spool, check_space, human_size
@@ -117,7 +117,7 @@ def sweep_section(sw: SweepRun, *, baseline: tuple[float, int] | None = None, wo
         "verify_seconds": sw.verify_seconds,
         "analysis_seconds": sw.analysis_seconds,
         "write_seconds": sw.write_seconds,
-        "chunk_default": DEFAULT_CHUNK,
+        "chunk_default": default_chunk(sw.options.points),
         "trajectories_per_second": sw.trajectories_per_second,
         "total_seconds": sw.total_seconds,
         "end_to_end_per_second": sw.end_to_end_per_second,

@@ -90,7 +90,7 @@ def frozen_error(
     backend: Annotated[str, typer.Option("--backend", help="Reference solver of the single runs: diffrax, scipy, mpmath or julia (sweeps use diffrax); a missing one exits 3.")] = "diffrax",
     sweep: Annotated[int, typer.Option(help="Also solve N random draws per named regime (ranges in nacverify.regimes.SWEEP_RANGES).")] = 0,
     seed: Annotated[int, typer.Option(help="Seed of the sweep's draws (>= 0).")] = 0,
-    chunk: Annotated[int, typer.Option("--chunk", help="Sweep draws solved together as one system; part of the sweep's definition (the same seed and chunk give the same numbers anywhere).")] = 2000,
+    chunk: Annotated[int, typer.Option("--chunk", help="Sweep draws solved together as one system; part of the sweep's definition (the same seed and chunk give the same numbers anywhere). 0: the device's default, 2000 on a CPU; on an accelerator as many as fit in a quarter of its memory, at most 100,000 (the report states both).")] = 0,
     keep_draws: Annotated[bool, typer.Option("--keep-draws/--no-keep-draws", help="Store every draw's summaries and parameters in the report (compressed); without, only witnesses, statistics and histograms.")] = True,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Sweep worker processes on a local Dask cluster (1: in this process, on --threads).")] = 1,
     threads: Annotated[int, typer.Option("--threads", help="Sweep and search chunks run at once by threads of this process (--jobs 1, no --scheduler); 0: one per usable core; 1: serial. The numbers do not depend on it.")] = 0,
@@ -133,7 +133,7 @@ def frozen_error(
     import numpy as np
 
     from nacverify.claims import CheckContext, evaluate
-    from nacverify.frozen import SolveOptions, regime_specs
+    from nacverify.frozen import SolveOptions, default_chunk, regime_specs
     from nacverify.frozen._readings import readings_table
 
     _load()
@@ -163,6 +163,9 @@ def frozen_error(
     if threads > 1 and (jobs > 1 or scheduler):
         raise BadInput("--threads runs the sweep in this process; with --jobs > 1 or --scheduler the workers run it (drop --threads)")
     sweep_threads = 1 if jobs > 1 or scheduler else (threads or usable_cores())
+    if chunk < 0:
+        raise BadInput(f"--chunk must be >= 1 (or 0: the device's default), got {chunk}")
+    chunk = chunk or default_chunk(points)
     if sweep:  # refuse what cannot be stored before any work
         sweep_specs, plan = plan_sweeps([s.name for s in specs], sweep, seed, T, a0, opts, chunk, keep_draws, out_path)
 

@@ -11,7 +11,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from nacverify.model import NAC, chunking
+from nacverify import device_memory
+from nacverify.model import NAC
 from nacverify.model.chunking import DeviceMemory, query_chunk
 
 GIB = 1 << 30
@@ -71,7 +72,7 @@ def test_default_device_reads_the_accelerators_memory(monkeypatch, platform, sta
     import psutil
 
     monkeypatch.setattr(jax, "devices", _fake_devices(platform, stats))
-    found = chunking.default_device.__wrapped__()
+    found = device_memory.default_device.__wrapped__()
     assert found.platform == expected_platform
     assert found.memory_bytes == (80 * GIB if expected_platform == "gpu" else psutil.virtual_memory().total)
 

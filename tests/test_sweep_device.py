@@ -255,3 +255,44 @@ def test_the_streaming_kernel_reads_the_trajectories_in_place():
         hlo = _scan_summary.lower(3, 1.0, False, *args).compile().as_text()
     assert f"f64[{P},{N}]" in hlo  # the trajectories themselves
     assert f"f64[{P - 1},{N}]" not in hlo
+
+
+@pytest.mark.parametrize(
+    "device, points, expected",
+    [
+        (("cpu", 24 << 30), 1001, 2000),  # a CPU keeps the measured default
+        (("gpu", 80 << 30), 1001, 100_000),  # 80 GiB / 4 / (8 arrays x 8 B x 1001) = 335,209 -> the cap
+        (("gpu", 16 << 30), 1001, 67_000),  # 2^32 / 64,064 = 67,041 -> thousands
+        (("gpu", 1 << 30), 1001, 4_000),  # 2^28 / 64,064 = 4,190
+        (("gpu", 1 << 20), 1001, 4),  # 2^18 / 64,064 = 4: fewer than a thousand fit
+        (("tpu", 80 << 30), 10001, 33_000),  # 80 GiB / 4 / 640,064 = 33,550
+    ],
+)
+def test_the_default_chunk_by_hand(device, points, expected):
+    from nacverify.device_memory import DeviceMemory
+    from nacverify.frozen import default_chunk
+
+    assert default_chunk(points, DeviceMemory(*device)) == expected
+
+
+def test_cli_sweep_takes_the_devices_default_chunk_and_states_it(tmp_path, monkeypatch):
+    """`--chunk` not given: the device's default. A fake accelerator whose quarter holds 25 draws of
+    1001 points (25 x 64,064 B x 4) makes the CLI sweep 50 draws in two chunks of 25 and say so; a
+    negative chunk is one line, exit 2."""
+    import h5py
+    from typer.testing import CliRunner
+
+    from nacverify.cli.app import app
+    from nacverify.device_memory import DeviceMemory
+    from nacverify.frozen import _sweep
+
+    monkeypatch.setattr(_sweep, "default_device", lambda: DeviceMemory("gpu", 25 * 64_064 * 4))
+    runner = CliRunner()
+    res = runner.invoke(app, ["frozen-error", "--regime", "slow", "--sweep", "50", "--scipy-draws", "0", "--threads", "1",
+                              "--out", str(tmp_path / "r.h5")])
+    assert res.exit_code == 0, res.output
+    with h5py.File(tmp_path / "r.h5") as f:
+        attrs = f["frozen_error/slow/sweep"].attrs
+        assert int(attrs["chunk"]) == 25 and int(attrs["chunk_default"]) == 25 and int(attrs["n_done"]) == 50
+    bad = runner.invoke(app, ["frozen-error", "--regime", "slow", "--sweep", "50", "--chunk", "-3", "--out", str(tmp_path / "b.h5")])
+    assert bad.exit_code == 2 and "--chunk" in bad.stderr and "Traceback" not in bad.output

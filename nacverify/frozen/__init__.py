@@ -59,7 +59,7 @@ from ._specs import RegimeSpec, SolveOptions, regime_specs
 from ._stats import SweepStats
 from ._baseline import scipy_baseline
 from ._members import member_spec, witness_spec
-from ._sweep import ChunkResult, SweepRun, SweepSpec, cached_sweep, run_sweep, sweep_chunk
+from ._sweep import ChunkResult, SweepRun, SweepSpec, cached_sweep, default_chunk, run_sweep, sweep_chunk
 from ._search import SearchChunk, SearchResult, run_search, search_chunk
 from ._table2 import AVERAGE_TOL, Table2Row, paper_table2, table2_average_outcome, table2_row_outcome
 from ._verdicts import bound_outcome, variation_bound_outcome
@@ -97,6 +97,7 @@ __all__ = [
     "Table2Row",
     "cached_run",
     "cached_sweep",
+    "default_chunk",
     "member_spec",
     "TIGHTER_FACTOR",
     "ROUNDING",

@@ -38,13 +38,13 @@ An explicit ``query_chunk`` option overrides the rule.
 
 from __future__ import annotations
 
-import functools
 import math
-from typing import NamedTuple
+
+from ..device_memory import DeviceMemory, default_device
 
 __all__ = ["DeviceMemory", "CPU_PAIR_BUDGET", "MIN_CHUNK_QUERIES", "MEMORY_FRACTION", "LIVE_PAIR_ARRAYS", "default_device", "query_chunk"]
 
-#: Pair elements (batch x heads x queries x width) per chunk on a CPU: about a core's L2 cache of float32.
+#: Pair elements (batch x heads x queries x width) per chunk on a CPU (2 MiB of float32; the rule before, kept for B = 1).
 CPU_PAIR_BUDGET = 1 << 19
 #: Fewest queries per chunk (unless the memory cap is lower): the per-chunk overhead dominates below.
 MIN_CHUNK_QUERIES = 32
@@ -54,33 +54,6 @@ MEMORY_FRACTION = 0.25
 #: float32 layer on the CPU grows by about 4 bytes per pair element of a chunk (one array);
 #: four leave room for a backend that fuses less.
 LIVE_PAIR_ARRAYS = 4
-
-
-class DeviceMemory(NamedTuple):
-    """What the rule needs of a device: its platform ("cpu", "gpu", "tpu", ...) and its memory in bytes."""
-
-    platform: str
-    memory_bytes: int
-
-
-@functools.cache
-def default_device() -> DeviceMemory:
-    """JAX's default device: an accelerator's ``bytes_limit``, else the machine's physical memory
-    (also for an accelerator that reports none; it is then treated as a CPU)."""
-    import jax
-    import psutil
-
-    device = jax.devices()[0]
-    platform = device.platform
-    if platform != "cpu":
-        try:
-            limit = int((device.memory_stats() or {}).get("bytes_limit", 0))
-        except Exception:  # a backend without memory statistics
-            limit = 0
-        if limit > 0:
-            return DeviceMemory(platform, limit)
-        platform = "cpu"
-    return DeviceMemory(platform, int(psutil.virtual_memory().total))
 
 
 def _pow2_floor(n: float) -> int:
