@@ -284,9 +284,9 @@ def test_cli_sweep_takes_the_devices_default_chunk_and_states_it(tmp_path, monke
 
     from nacverify.cli.app import app
     from nacverify.device_memory import DeviceMemory
-    from nacverify.frozen import _sweep
+    from nacverify.frozen import _chunking
 
-    monkeypatch.setattr(_sweep, "default_device", lambda: DeviceMemory("gpu", 25 * 64_064 * 4))
+    monkeypatch.setattr(_chunking, "default_device", lambda: DeviceMemory("gpu", 25 * 64_064 * 4))
     runner = CliRunner()
     res = runner.invoke(app, ["frozen-error", "--regime", "slow", "--sweep", "50", "--scipy-draws", "0", "--threads", "1",
                               "--out", str(tmp_path / "r.h5")])

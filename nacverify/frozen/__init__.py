@@ -45,7 +45,7 @@ The relative error can never exceed this, whatever the shape of the variation.
 
 Modules (private, re-exported here): `_specs` (what a run is asked: `SolveOptions`,
 `RegimeSpec`), `_bounds` (the bounds above), `_solve` (one instance solved and
-summarised), `_sweep` (random draws in chunks, streamed), `_baseline` (scipy, the speed baseline), `_stats` (the
+summarised), `_sweep` (random draws in chunks, streamed), `_chunking` (a sweep's default chunk, from the device), `_baseline` (scipy, the speed baseline), `_stats` (the
 sweep's streaming reductions), `_verdicts` (bound verdicts), `_table2` (Table 2 and its audit), `_readings` (Table 2 under each reading of
 its phi/omega columns), `_adversary` (gradient search past the random draws), `_search` (many-restart searches in
 chunks of restarts, as Dask tasks like a sweep's chunks), `_exact` (constant
