@@ -72,4 +72,26 @@ def device_table() -> list[tuple[str, str]]:
         ("verification: check, prove, frozen-error, audit, audit-ltc, solve", f"{verify} ({PLATFORM_ENV}={os.environ.get(PLATFORM_ENV, 'cpu')})"),
         ("local Dask workers (--jobs N)", f"{'cpu' if verification_on_cpu() else default}, preallocation off"),
         ("bench (the NAC model's timings)", default),
+        ("NAC layer's query chunk (bench, model runs)", _query_chunk_rule()),
+        ("frozen-error --sweep default --chunk", _sweep_chunk_default()),
     ]
+
+
+def _query_chunk_rule() -> str:
+    from nacverify.device_memory import default_device
+    from nacverify.model.chunking import CPU_PAIR_BUDGET, MEMORY_FRACTION, MIN_CHUNK_QUERIES
+
+    device = default_device()
+    quarter = f"{MEMORY_FRACTION:.0%} of {device.memory_bytes / 2**30:.1f} GiB"
+    if device.platform == "cpu":
+        return f"cpu: {CPU_PAIR_BUDGET:,} pair elements per chunk, at least {MIN_CHUNK_QUERIES} queries, within {quarter}"
+    return f"{device.platform}: the largest chunk within {quarter}"
+
+
+def _sweep_chunk_default() -> str:
+    from nacverify.device_memory import DeviceMemory, default_device
+    from nacverify.frozen import SolveOptions, default_chunk
+
+    points = SolveOptions().points
+    device = default_device() if not verification_on_cpu() else DeviceMemory("cpu", 0)
+    return f"{default_chunk(points, device):,} draws ({device.platform}, {points} saved points)"

@@ -99,3 +99,18 @@ def test_a_forced_accelerator_chunk_changes_no_output(monkeypatch, curation):
     np.testing.assert_allclose(np.asarray(a_gpu.weights), np.asarray(a_cpu.weights), rtol=2e-6, atol=1e-7)
     if a_cpu.indices is not None:
         assert np.array_equal(np.asarray(a_gpu.indices), np.asarray(a_cpu.indices))
+
+
+def test_backends_names_both_chunk_rules(monkeypatch):
+    """`nacverify backends` says how the NAC layer and a sweep chunk their work here; with
+    verification on the default device (NACVERIFY_PLATFORM=default) a GPU's sweep default shows."""
+    from nacverify.cli._devices import device_table
+
+    rows = dict(device_table())
+    assert rows["frozen-error --sweep default --chunk"] == "2,000 draws (cpu, 1001 saved points)"
+    assert rows["NAC layer's query chunk (bench, model runs)"].startswith("cpu: 524,288 pair elements per chunk, at least 32 queries")
+    monkeypatch.setenv("NACVERIFY_PLATFORM", "default")
+    monkeypatch.setattr(device_memory, "default_device", lambda: DeviceMemory("gpu", 80 * GIB))
+    rows = dict(device_table())
+    assert rows["frozen-error --sweep default --chunk"] == "100,000 draws (gpu, 1001 saved points)"
+    assert rows["NAC layer's query chunk (bench, model runs)"] == "gpu: the largest chunk within 25% of 80.0 GiB"
