@@ -378,7 +378,7 @@ def _script():
     (["--sweep", "100000000000"], "needs about"),  # 10^11 draws x 128 B: terabytes
     (["--sweep", str(2**53 + 1), "--no-keep-draws"], "largest sweep"),
     (["--sweep", "10", "--seed", "-1"], "--seed"),
-    (["--sweep", "10", "--chunk", "0"], "--chunk"),
+    (["--sweep", "10", "--chunk", "-1"], "--chunk"),  # 0 asks for the device's default chunk
     (["--sweep", "10", "--jobs", "0"], "--jobs"),
     (["--sweep", "10", "--threads", "-1"], "--threads"),
     (["--sweep", "10", "--threads", "2", "--jobs", "2"], "--threads"),
