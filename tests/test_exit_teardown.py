@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -37,11 +36,8 @@ def test_a_command_runs_the_exit_handlers_but_not_jaxs_clean_up(argv, code):
 
 
 def test_a_worker_drops_jaxs_clean_up_when_it_closes():
-    setup = Path(__file__).resolve().parents[1] / "cli" / "_worker_setup.py"
-    code = (SPY + "import importlib.util\n"
-            f"spec = importlib.util.spec_from_file_location('ws', {str(setup)!r})\n"
-            "ws = importlib.util.module_from_spec(spec); spec.loader.exec_module(ws)\n"
-            "ws.dask_teardown(None)\n")
+    """The preload Dask loads by path (cli/_worker_setup.py), imported here as its module."""
+    code = SPY + "import nacverify.cli._worker_setup as ws\nws.dask_teardown(None)\n"
     out = _run(code)
     assert out.returncode == 0, out.stderr
     assert "OWN-HANDLER" in out.stdout and "JAX-CLEANED" not in out.stdout
