@@ -179,12 +179,7 @@ def _exit_without_teardown(code: int) -> None:
     if callable(clean_up):
         atexit.unregister(clean_up)
     atexit._run_exitfuncs()  # prints, as the interpreter would, a handler's exception and goes on
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
+    _flush_and_exit(code)
 
 
 def _end_now(code: int) -> None:
@@ -198,6 +193,11 @@ def _end_now(code: int) -> None:
             mp_util._run_finalizers(0)  # what multiprocessing's own atexit hook runs first
         except Exception:  # noqa: BLE001  (ending anyway)
             pass
+    _flush_and_exit(code)
+
+
+def _flush_and_exit(code: int) -> None:
+    """Flush stdout and stderr (a closed pipe is no error here) and end the process with `code`."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
