@@ -32,4 +32,19 @@ def _persistent_compilation_cache() -> None:
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
 
 
+
+def _catalog_cache() -> None:
+    """The symbolic claims' texts are cached beside it (`nacverify.symbolic.catalog_cache`:
+    ``$NACVERIFY_CATALOG_CACHE``, else ``.../nacverify/catalog``; ``off`` turns it off), so that
+    loading the claim catalog does not run every proof module (each process that loads it)."""
+    folder = os.environ.get("NACVERIFY_CATALOG_CACHE", "").strip()
+    if folder.lower() in ("off", "0", "no", "false"):
+        os.environ["NACVERIFY_CATALOG_CACHE"] = ""
+        return
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        os.environ["NACVERIFY_CATALOG_CACHE"] = os.path.join(base, "nacverify", "catalog")
+
+
 _persistent_compilation_cache()
+_catalog_cache()

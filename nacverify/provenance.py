@@ -2,7 +2,7 @@
 
 A claim's `check` is a function, a closure made by a factory, a lambda that calls the function
 doing the work, a `functools.partial`, or the bound `outcome` of a proof obligation
-(`nacverify.symbolic.obligation.Obligation`). `defined_in` follows each of these to the
+(`nacverify.symbolic.obligation.Obligation`, or a cached claim's `ProofCheck`). `defined_in` follows each of these to the
 module-level object a reader opens:
 
 - a plain function: itself;
@@ -145,6 +145,7 @@ def _of_obligation(obligation: object) -> Definition:
 
 def defined_in(claim: Claim) -> Definition:
     """The module-level object that decides `claim` (see the module docstring)."""
+    from .symbolic.catalog_cache import ProofCheck
     from .symbolic.obligation import Obligation
 
     check: object = claim.check
@@ -152,6 +153,8 @@ def defined_in(claim: Claim) -> Definition:
         check = check.func
     if inspect.ismethod(check) and isinstance(check.__self__, Obligation):
         return _of_obligation(check.__self__)
+    if isinstance(check, ProofCheck):  # a claim built from the catalog cache
+        return _of_obligation(check.obligation())
     if inspect.ismethod(check):
         check = check.__func__
     if not inspect.isfunction(check):

@@ -5,16 +5,44 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..claims import Claim, add_provider
+from ..claims import Claim, Kind, Verdict, add_provider
 
 __all__ = ["symbolic_claims"]
 
 
 def symbolic_claims() -> Iterator[Claim]:
-    from .discover import all_obligations
+    """One claim per obligation: from the catalog cache when it holds this source's entry
+    (`catalog_cache`: the proofs are imported only when a claim is checked), else from the
+    proof modules (and the entry is stored, where a cache folder is set)."""
+    from .catalog_cache import cache_folder, load, source_key, store
 
-    for obligation in all_obligations():
-        yield obligation.claim()
+    folder = cache_folder()
+    key = source_key() if folder is not None else ""
+    cached = load(folder, key) if folder is not None else None
+    if cached is not None:
+        yield from (_cached_claim(entry) for entry in cached)
+        return
+    from .discover import obligations_by_module
+
+    pairs = [(module, obligation.claim()) for module, obligation in obligations_by_module()]
+    if folder is not None:
+        store(folder, key, [_entry(module, claim) for module, claim in pairs])
+    yield from (claim for _, claim in pairs)
+
+
+def _entry(module: str, claim: Claim) -> dict:
+    return {"id": claim.id, "module": module, "source": claim.source, "statement": claim.statement, "assumptions": claim.assumptions,
+            "expected": claim.expected.value, "expected_reason": claim.expected_reason,
+            "kind": claim.kind.value if claim.kind is not None else None, "reading": claim.reading}
+
+
+def _cached_claim(entry: dict) -> Claim:
+    from .catalog_cache import ProofCheck
+
+    return Claim(id=entry["id"], source=entry["source"], statement=entry["statement"], assumptions=entry["assumptions"],
+                 expected=Verdict(entry["expected"]), expected_reason=entry["expected_reason"],
+                 check=ProofCheck(entry["module"], entry["id"]), group="symbolic",
+                 kind=Kind(entry["kind"]) if entry["kind"] else None, reading=entry["reading"])
 
 
 add_provider(symbolic_claims)

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from ..errors import BadInput
 from .obligation import Obligation
 
-__all__ = ["proof_modules", "all_obligations", "select_obligations"]
+__all__ = ["proof_modules", "all_obligations", "obligations_by_module", "select_obligations"]
 
 
 def proof_modules() -> list[str]:
@@ -24,7 +24,12 @@ def proof_modules() -> list[str]:
 def all_obligations() -> list[Obligation]:
     """Every obligation of every proof module, in module then declaration order.
     Raises ValueError on a duplicate id or a module without `OBLIGATIONS`."""
-    out: list[Obligation] = []
+    return [ob for _, ob in obligations_by_module()]
+
+
+def obligations_by_module() -> list[tuple[str, Obligation]]:
+    """(proof module, obligation) for every obligation, as `all_obligations` orders them."""
+    out: list[tuple[str, Obligation]] = []
     seen: dict[str, str] = {}
     for name in proof_modules():
         module = importlib.import_module(name)
@@ -35,7 +40,7 @@ def all_obligations() -> list[Obligation]:
             if ob.id in seen:
                 raise ValueError(f"obligation id {ob.id} declared in {seen[ob.id]} and {name}")
             seen[ob.id] = name
-            out.append(ob)
+            out.append((name, ob))
     return out
 
 
