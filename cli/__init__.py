@@ -17,6 +17,11 @@ use the same cache. A cached executable is the one XLA compiled: results do not 
 import os
 
 
+def _cache_base() -> str:
+    """``$XDG_CACHE_HOME/nacverify``, else ``~/.cache/nacverify``: the command line's caches."""
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "nacverify")
+
+
 def _persistent_compilation_cache() -> None:
     if "JAX_COMPILATION_CACHE_DIR" in os.environ:
         return
@@ -24,13 +29,11 @@ def _persistent_compilation_cache() -> None:
     if folder.lower() in ("off", "0", "no", "false"):
         return
     if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "nacverify", "jax")
+        folder = os.path.join(_cache_base(), "jax")
     os.environ["JAX_COMPILATION_CACHE_DIR"] = folder
     # JAX caches only compilations over 1 s and entries over a size by default: ours are small
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
-
 
 
 def _catalog_cache() -> None:
@@ -42,8 +45,7 @@ def _catalog_cache() -> None:
         os.environ["NACVERIFY_CATALOG_CACHE"] = ""
         return
     if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        os.environ["NACVERIFY_CATALOG_CACHE"] = os.path.join(base, "nacverify", "catalog")
+        os.environ["NACVERIFY_CATALOG_CACHE"] = os.path.join(_cache_base(), "catalog")
 
 
 _persistent_compilation_cache()

@@ -36,6 +36,7 @@ from ..precision import float64
 from ..regimes import NAMED_REGIMES, sample_draws
 from ._adversary import _objective, _theta, point_spec
 from ._solve import FrozenErrorRun, run_frozen_error
+from ._sweep import check_threads
 from ._specs import RegimeSpec, SolveOptions
 
 #: One surrogate per (family, bound, T, a0, grid) in a process: `maximise` then reuses its compiled
@@ -119,10 +120,7 @@ def run_search(name: str, bound: str, n: int, seed: int, *, T: float = 1.0, a0: 
     them with diffrax. The numbers do not depend on where the chunks run. `progress(done, n)`
     after each chunk. On KeyboardInterrupt raises `Interrupted` (nothing verified)."""
     _check(name, bound, n, chunk, steps, keep)
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise BadInput(f"--threads must be an integer >= 1, got {threads}")
-    if executor is not None and threads > 1:
-        raise BadInput("threads run the chunks in this process; with an executor, its workers do")
+    check_threads(threads, executor)
     t0 = time.perf_counter()
     chunks = math.ceil(n / chunk)
     kw = dict(T=T, a0=a0, steps=steps, keep=keep)

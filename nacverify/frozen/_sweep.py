@@ -312,6 +312,15 @@ def _parallelism(executor: Executor) -> int:
     return int(getattr(executor, "_max_workers", 1) or 1)
 
 
+def check_threads(threads: object, executor: Executor | None) -> None:
+    """Refuse (`BadInput`) a thread count that is not an integer >= 1, or > 1 beside an executor
+    (whose workers run the chunks then): for sweeps and searches alike."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise BadInput(f"--threads must be an integer >= 1, got {threads}")
+    if executor is not None and threads > 1:
+        raise BadInput("threads run the chunks in this process; with an executor, its workers do")
+
+
 def run_sweep(
     name: str,
     n: int,
@@ -337,10 +346,7 @@ def run_sweep(
     the pending tasks are cancelled and `Interrupted` is raised, its `partial` the SweepRun
     of the chunks delivered (complete=False)."""
     spec = SweepSpec(name, n, seed, chunk, T, a0, opts)
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise BadInput(f"--threads must be an integer >= 1, got {threads}")
-    if executor is not None and threads > 1:
-        raise BadInput("threads run the chunks in this process; with an executor, its workers do")
+    check_threads(threads, executor)
     own_pool = ThreadPoolExecutor(int(threads), thread_name_prefix="nacverify-sweep") if executor is None and threads > 1 and spec.n_chunks > 1 else None
     executor = own_pool or executor
     workers = 1 if executor is None else _parallelism(executor)
