@@ -48,5 +48,19 @@ def _catalog_cache() -> None:
         os.environ["NACVERIFY_CATALOG_CACHE"] = os.path.join(_cache_base(), "catalog")
 
 
+def _program_cache() -> None:
+    """And the traced programs of the largest jitted functions (`nacverify.program_cache`:
+    ``$NACVERIFY_PROGRAM_CACHE``, else ``.../nacverify/programs``; ``off`` turns it off), so that
+    a process does not trace and lower again what an earlier run traced: the persistent
+    compilation cache above starts only after lowering."""
+    folder = os.environ.get("NACVERIFY_PROGRAM_CACHE", "").strip()
+    if folder.lower() in ("off", "0", "no", "false"):
+        os.environ["NACVERIFY_PROGRAM_CACHE"] = ""
+        return
+    if not folder:
+        os.environ["NACVERIFY_PROGRAM_CACHE"] = os.path.join(_cache_base(), "programs")
+
+
 _persistent_compilation_cache()
 _catalog_cache()
+_program_cache()

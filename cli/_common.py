@@ -167,6 +167,29 @@ def _redeliver_interrupts(previous: Callable[[Any], Any]) -> Callable[[Any], Non
     return hook
 
 
+class Background:
+    """`fn()` started now on a daemon thread (e.g. loading the claim catalog while a cluster's
+    workers start); `result()` waits for it and returns its value or raises its exception. A
+    daemon thread, so that an interrupted command does not wait for it at exit."""
+
+    def __init__(self, fn: Callable[[], Any]):
+        self._box: dict[str, Any] = {}
+        self._thread = threading.Thread(target=self._run, args=(fn,), name="nacverify-background", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[], Any]) -> None:
+        try:
+            self._box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001  (handed to the caller by result())
+            self._box["error"] = exc
+
+    def result(self) -> Any:
+        self._thread.join()
+        if "error" in self._box:
+            raise self._box["error"]
+        return self._box["value"]
+
+
 def lazy_names(module_globals: dict[str, Any], names: dict[str, str]) -> tuple[Callable[[], None], Callable[[str], Any]]:
     """(load, __getattr__) for a command module whose library names import JAX: `load()` (called when the
     command runs) puts `names` (name -> module) into the module's globals, once; the module's

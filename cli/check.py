@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -16,11 +17,38 @@ from nacverify.errors import BadInput, Interrupted
 from ._cluster import SchedulerOption, cluster, default_jobs
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
-from ._common import Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
+from ._common import Background, Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
 
 _load, __getattr__ = lazy_names(globals(), {"run_claims": "nacverify.runner"})
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
+
+
+def _select(only: Optional[list[str]]) -> list:
+    """The claims `--only` selects, in check's order; BadInput when none does."""
+    import nacverify.catalog  # noqa: F401  (registers every claim provider)
+    from nacverify import claims as claim_registry
+
+    _load()
+    claims = _ordered(claim_registry.select(only))
+    if not claims:
+        raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify check --list`)")
+    return claims
+
+
+def _list(claims: list, fmt: OutputFormat) -> None:
+    """`check --list`: the selected claims, as a table or as JSON."""
+    if fmt == OutputFormat.json:
+        from nacverify.report.json_export import claims_document
+
+        print_json(claims_document(claims))
+        return
+    table = Table(title=f"{len(claims)} claims")
+    for col in ("claim", "group", "kind", "source", "expected"):
+        table.add_column(col, overflow="fold")
+    for c in claims:
+        table.add_row(escape(c.id), c.group, str(c.kind or "-"), escape(c.source), c.expected.value)
+    console.print(table)
 
 
 def _ordered(claims):
@@ -52,39 +80,26 @@ def check(
     reason and witness) and the report's path. -v adds the table of every claim, -q prints the counts only."""
     fmt = output_format(fmt, as_json)
     level = output_level(verbose, quiet)
-    import nacverify.catalog  # noqa: F401  (registers every claim provider)
-    from nacverify import claims as claim_registry
     from nacverify.report import Report, check_writable, default_report_path
     from nacverify.claims import CheckContext
-
-    _load()
 
     if jobs is None:
         jobs = default_jobs()
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
-    claims = _ordered(claim_registry.select(only))
-    if not claims:
-        raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify check --list`)")
-    if list_only and fmt == OutputFormat.json:
-        from nacverify.report.json_export import claims_document
-
-        print_json(claims_document(claims))
-        return
     if list_only:
-        table = Table(title=f"{len(claims)} claims")
-        for col in ("claim", "group", "kind", "source", "expected"):
-            table.add_column(col, overflow="fold")
-        for c in claims:
-            table.add_row(escape(c.id), c.group, str(c.kind or "-"), escape(c.source), c.expected.value)
-        console.print(table)
+        _list(_select(only), fmt)
         return
     out_path = check_writable(out or default_report_path("check"), overwrite=force)
     check_junit_xml(junit_xml, force=force, out=out_path)
+    # The claim catalog loads here while the cluster's workers start (and load theirs):
+    # about 1.5 s of every run that waited for one, then the other.
+    selection = Background(functools.partial(_select, only))
     report = Report(command=command_line(), seed=seed)
     ctx = CheckContext(seed=seed, quick=quick)
     start = time.perf_counter()
     with cluster(jobs, scheduler, warm_catalog=True) as executor:  # None: serial, in this process
+        claims = selection.result()
         try:
             with progress_bar() as bar:
                 sizes: dict[str, int] = defaultdict(int)

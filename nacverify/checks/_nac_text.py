@@ -10,12 +10,13 @@ Theorem 3 on the regime families), `nac_s22_model` (Section 2.2's attention on t
 
 from __future__ import annotations
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext
+from ..model.nac import AttentionMap, GateTrace
+from ..program_cache import cached_jit, register_namedtuple
 
 SEED000 = "000_8dd0046228b94766.txt"
 SEED001 = "001_9075dda04a2ad935.txt"
@@ -34,14 +35,19 @@ def _inputs(ctx: CheckContext, shape, offset: int = 0, dtype=np.float64):
 # One compiled program per model configuration and input shape (eqx.filter_jit: the model's options are static, its
 # parameters and the inputs arguments) instead of dispatching the layer's few hundred operations one by one, each
 # lowered and looked up in JAX's cache in every process; as for nac.thm2.value_path (charitable_nac), the values are
-# the same bits (the checks using these say so in their commit).
-@eqx.filter_jit
+# the same bits (the checks using these say so in their commit). The traced programs are kept between runs
+# (`nacverify.program_cache`); their outputs, `AttentionMap` and `GateTrace`, are registered for that.
+register_namedtuple(AttentionMap)
+register_namedtuple(GateTrace)
+
+
+@cached_jit
 def _run(model, x, times=None, mask=None):
     """model(x, times, mask), compiled."""
     return model(x, times, mask)
 
 
-@eqx.filter_jit
+@cached_jit
 def _trace(model, x, times=None, mask=None):
     """model.trace(x, times, mask), compiled."""
     return model.trace(x, times, mask)

@@ -28,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..program_cache import cached_jit
 from ._costs import alg2_block_literal, alg2_block_sizes
 
 __all__ = ["charitable_claims", "value_path_fit"]
@@ -137,7 +138,7 @@ def _gate_range_check(ctx: CheckContext) -> Outcome:
 
 
 # --------------------------------------------------------------------------- Theorem 2
-@eqx.filter_jit
+@cached_jit
 def _values_and_output(model, x):
     """The value projection v(x) and the layer output, compiled as one program (eager dispatch of the
     layer's few hundred operations cost more than the computation; the values are the same)."""

@@ -11,13 +11,13 @@ random Hard-tanh Neural ODE, CT-RNN and LTC models sharing weights, circular 2-D
 
 from __future__ import annotations
 
-import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..program_cache import cached_jit
 from ._ltc_common import _CACHE, SEED002, _fit
 
 __all__ = ["trajectory_length_claims", "trajectory_bound_ratio"]
@@ -44,7 +44,7 @@ def _larger_bound_check(ctx: CheckContext) -> Outcome:
                             witness if ltc < 1 else {}))
 
 
-@functools.partial(jax.jit, static_argnames=("steps",))
+@cached_jit  # `steps` static; kept between runs (nacverify.program_cache)
 def _traj_run(W, U, b, A, steps: int):
     """Summed step lengths (seeds, 3) of the three models of `_traj_lengths`, by RK4 from x = 0
     (the weights are arguments, so one compile serves every draw of the same width)."""

@@ -33,7 +33,6 @@ import math
 from dataclasses import dataclass
 
 import diffrax
-import equinox as eqx
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -42,7 +41,9 @@ from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_
 from ..errors import NacverifyError
 from ..margins import TIGHTER, solver_margin
 from ..model import NAC
-from ..solvers._diffrax import checks_without_callbacks
+from ..model.nac import GateTrace
+from ..program_cache import cached_jit, register_namedtuple
+from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 
 __all__ = ["gate_claims", "variant_gates", "SIZES"]
 
@@ -93,6 +94,10 @@ def _evaluate(model: NAC, x: jax.Array):
     return base, out, jnp.linalg.norm(jac, axis=-1), jnp.max(jnp.abs(fast - literal)), jnp.min(scaled)
 
 
+register_namedtuple(GateTrace)  # `_evaluate` returns one
+_evaluate_compiled = cached_jit(_evaluate)  # one program per variant, kept between runs (nacverify.program_cache)
+
+
 @functools.lru_cache(maxsize=4)
 def variant_gates(seed: int, quick: bool) -> tuple[VariantGates, ...]:
     """The shared evaluation of every variant (cached per process)."""
@@ -101,7 +106,7 @@ def variant_gates(seed: int, quick: bool) -> tuple[VariantGates, ...]:
     results = []
     for backbone, head in QUICK_VARIANTS if quick else VARIANTS:
         model = NAC(s["d_model"], s["heads"], key=jax.random.PRNGKey(seed), dtype=jnp.float64, backbone=backbone, head=head, topk=s["topk"])
-        base, modes, jac, gap, omin = eqx.filter_jit(_evaluate)(model, x)
+        base, modes, jac, gap, omin = _evaluate_compiled(model, x)
         valid = np.asarray(base.valid).ravel()
         flat = lambda a: np.asarray(a).ravel()[valid]  # noqa: E731
         jac = np.asarray(jac).reshape(-1, 2)
@@ -170,7 +175,7 @@ def _solve_scaled(phi, omega, tau, rtol, atol):
     return sol.ys[-1], sol.result == diffrax.RESULTS.successful
 
 
-_solve_jit = jax.jit(_solve_scaled)
+_solve_jit = cached_jit(_solve_scaled, context=in_checks_without_callbacks)  # kept between runs (nacverify.program_cache)
 
 
 def _solve_pairs(phi, omega, tau, rtol: float, atol: float) -> np.ndarray:

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ._nac_text import SEED000, SEED001, _inputs, _model, _trace
+from ._nac_text import SEED000, SEED001, _inputs, _model, _run, _trace
 
 __all__ = ["s22_model_claims"]
 
@@ -37,7 +37,7 @@ def _softmax_check(ctx: CheckContext) -> Outcome:
                 for curation in curations:
                     m = base.with_options(mode=mode, curation=curation)
                     for msk in (None, mask):
-                        tr = m.trace(x.astype(dtype), mask=msk)
+                        tr = _trace(m, x.astype(dtype), None, msk)
                         alpha = np.asarray(tr.attention, np.float64)
                         sums = alpha.sum(-1)
                         err = float(np.max(np.abs(sums - 1)))
@@ -74,7 +74,7 @@ def _riemann_check(ctx: CheckContext) -> Outcome:
             outs = {}
             for dt in (0.5, 1.0):
                 m = base.with_options(mode=mode, dt=dt)
-                y, att = m(x)
+                y, att = _run(m, x)
                 outs[dt] = (np.asarray(y) - np.asarray(m.out_proj.bias), np.asarray(att.weights))
             lin = float(np.max(np.abs(outs[1.0][0] - 2 * outs[0.5][0])) / max(1e-300, np.max(np.abs(outs[1.0][0]))))
             same_alpha = float(np.max(np.abs(outs[1.0][1] - outs[0.5][1])))
@@ -112,7 +112,7 @@ def _tpseudo_range_check(ctx: CheckContext) -> Outcome:
         m = _model(ctx, dtype=dtype, backbone="reference", topk=4, seed_offset=3)
         x = (_inputs(ctx, (2, 8, 4), 3) * 10).astype(np.float32 if name == "float32" else np.float64)
         times = np.random.default_rng(ctx.seed + 7).uniform(0, 1000, (2, 8))
-        tp = np.asarray(m.trace(x, times=times).t_pseudo, np.float64)
+        tp = np.asarray(_trace(m, x, times).t_pseudo, np.float64)
         rows[name] = (float(tp.min()), float(tp.max()), int(np.sum((tp == 0) | (tp == 1))), tp.size)
     ok = all(lo >= 0 and hi <= 1 for lo, hi, _, _ in rows.values())
     scalars = {f"{k}_{f}": v[i] for k, v in rows.items() for i, f in enumerate(("min", "max", "saturated", "count"))}

@@ -14,7 +14,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ._nac_text import SEED000, SEED001, _inputs, _model, _run
+from ..program_cache import cached_jit
+from ._nac_text import SEED000, SEED001, _inputs, _model, _run, _trace
 
 __all__ = ["QUICK_DIAGONAL", "thm2_proof_claims"]
 
@@ -42,7 +43,7 @@ def _keff1_check(ctx: CheckContext) -> Outcome:
         for K in (1, 2, 8):
             m = _model(ctx, backbone="reference", topk=K, curation=curation)
             x = _inputs(ctx, (2, 1, 4), 6)
-            tr = m.trace(x)
+            tr = _trace(m, x)
             qh = np.asarray(m._heads(m._project(m.q_proj, jnp.asarray(x), False)))  # (B, H, 1, D)
             kh = np.asarray(m._heads(m._project(m.k_proj, jnp.asarray(x), False)))
             expected = np.concatenate([qh[..., None, :], kh[..., None, :]], axis=-1)  # [q; k] of the only pair
@@ -78,7 +79,7 @@ def _gate_part(m):
     return (m.backbone, m.time)  # everything phi, omega and t_pseudo come from
 
 
-@eqx.filter_jit
+@cached_jit
 def _gate_dependence(model, x, noise):
     """(max |d output / d gate parameters|, max |output(gate parameters + noise) - output|): one
     compiled function per variant instead of every primitive compiled on its own."""
@@ -150,7 +151,7 @@ def _thm2_statement_check(ctx: CheckContext) -> Outcome:
                    Evidence({}, {"construction_refuted_by": "nac.thm2.t1_output_ignores_gates", "linear_cells_refuted_by": "nac.thm2.eq20.linear_cells"}))
 
 
-@eqx.filter_jit
+@cached_jit
 def _logit_phi_curvature(m, u):
     """max |Hessian| at u of logit(phi(u)), the backbone output, compiled as one program per model (eager, its
     operations cost more to dispatch than to run; the same values)."""
@@ -158,7 +159,7 @@ def _logit_phi_curvature(m, u):
     return jnp.max(jnp.abs(jax.hessian(logit_phi)(u)))
 
 
-@eqx.filter_jit
+@cached_jit
 def _phi_on_axis(m, s, depth: int):
     """phi of the pair u = (s, 0, ..., 0) (2 depth entries), compiled."""
     return m.gates_of_pairs(jnp.zeros(2 * depth).at[0].set(s))[0]
@@ -173,7 +174,7 @@ def _backbone_affine_check(ctx: CheckContext) -> Outcome:
         depth = d_model // heads
         u = jnp.asarray(np.random.default_rng(ctx.seed + 31).uniform(-1, 1, 2 * depth))
         curv = float(_logit_phi_curvature(m, u))
-        phis = np.array([float(_phi_on_axis(m, jnp.asarray(s), depth=depth)) for s in (-1.0, 0.0, 1.0)])
+        phis = np.array([float(_phi_on_axis(m, jnp.asarray(s), depth)) for s in (-1.0, 0.0, 1.0)])
         err = float(np.max(np.abs(phis - target(np.array([-1.0, 0.0, 1.0])))))
         worst_curv, min_err = max(worst_curv, curv), min(min_err, err)
         rows.append((d_model, curv, err))

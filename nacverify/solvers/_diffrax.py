@@ -23,7 +23,6 @@ same computation, cached between runs.
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,8 +36,9 @@ import numpy as np
 from ..errors import NacverifyError
 from ..odes import logit_rhs
 from ..precision import uses_float64
+from ..program_cache import cached_jit
 
-__all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm", "checks_without_callbacks"]
+__all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm", "checks_without_callbacks", "in_checks_without_callbacks"]
 
 
 def _nan_mode_impl(x, pred, index, msgs, *, on_error):
@@ -124,8 +124,16 @@ def solve_ensemble(
     return solve_system(logit_rhs, coefficients, a0, ts, rtol=rtol, atol=atol, jump_ts=jump_ts, solver=solver, max_steps=max_steps)
 
 
-@functools.partial(eqx.filter_jit)
+def in_checks_without_callbacks() -> bool:
+    """Whether this thread is inside `checks_without_callbacks` (it changes the traced solve)."""
+    return bool(getattr(_NAN_MODE, "on", False))
+
+
+@cached_jit(context=in_checks_without_callbacks)
 def _solve_system(vector_field, args, y0, ts, rtol, atol, jump_ts, solver, max_steps):
+    """The solve, compiled (kept between runs by `nacverify.program_cache`). Returns the saved
+    states, the accepted and rejected step counts, and two flags: the solve succeeded, and it
+    stopped at `max_steps` (arrays only, so that the program can be exported)."""
     controller = diffrax.PIDController(rtol=rtol, atol=atol, norm=max_norm)
     if jump_ts is not None:
         controller = diffrax.ClipStepSizeController(controller, jump_ts=jump_ts)
@@ -142,7 +150,8 @@ def _solve_system(vector_field, args, y0, ts, rtol, atol, jump_ts, solver, max_s
         max_steps=max_steps,
         throw=False,
     )
-    return sol.ys, sol.stats["num_accepted_steps"], sol.stats["num_rejected_steps"], sol.result
+    return (sol.ys, sol.stats["num_accepted_steps"], sol.stats["num_rejected_steps"], sol.result == diffrax.RESULTS.successful,
+            sol.result == diffrax.RESULTS.max_steps_reached)
 
 
 @uses_float64
@@ -169,10 +178,11 @@ def solve_system(
     inside = [t for t in sorted(set(jump_ts)) if float(grid[0]) < t < float(grid[-1])]
     jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
     with checks_without_callbacks():
-        ys, accepted, rejected, result = _solve_system(
+        ys, accepted, rejected, successful, max_steps_reached = _solve_system(
             vector_field, args, y0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(),
             int(max_steps)
         )
-    if result != diffrax.RESULTS.successful:
-        raise NacverifyError(f"diffrax did not reach t1: {result}")
+    if not bool(successful):
+        why = f"the maximum number of steps ({int(max_steps)}) was reached" if bool(max_steps_reached) else "the solve failed"
+        raise NacverifyError(f"diffrax did not reach t1: {why}")
     return EnsembleSolution(np.asarray(ts), np.asarray(ys).T, int(accepted), int(rejected))

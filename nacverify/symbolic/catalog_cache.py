@@ -23,7 +23,6 @@ import importlib
 import importlib.metadata
 import json
 import os
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,19 +60,13 @@ def cache_folder() -> Path | None:
 
 
 def source_key() -> str:
-    """SHA-256 of the Python and SymPy versions and of every ``*.py`` file of nacverify and of
-    its proofs (relative path and bytes, in path order)."""
-    import nacverify
-    import nacverify.proofs
+    """SHA-256 of the SymPy version and of nacverify's source (`nacverify.source_tree.source_digest`:
+    the Python version and every ``*.py`` file of nacverify and of its proofs)."""
+    from ..source_tree import source_digest
 
     digest = hashlib.sha256()
-    digest.update(sys.version.encode())
     digest.update(importlib.metadata.version("sympy").encode())
-    for package in (nacverify, nacverify.proofs):
-        for root in sorted({Path(p).resolve() for p in package.__path__}):
-            for path in sorted(root.rglob("*.py")):
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
+    digest.update(source_digest().encode())
     return digest.hexdigest()
 
 
