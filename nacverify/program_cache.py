@@ -30,7 +30,8 @@ SHA-256 of
   function: such a call is not cached (it runs as `filter_jit` would).
 
 A call the cache cannot take (no cache folder, an argument that does not pickle, keyword
-arguments, a program `jax.export` cannot serialise, e.g. one with a host callback) runs as
+arguments, a call inside another trace such as `jax.grad` or `jax.vmap` (an exported program
+carries no derivative), a program `jax.export` cannot serialise, e.g. one with a host callback) runs as
 `equinox.filter_jit(fun)` would, and a folder that cannot be written only costs the saving.
 An unreadable or malformed entry, or one whose inputs differ from the call's, counts as
 missing and is written anew. The stored program is the one `jit` would have compiled, so
@@ -219,8 +220,8 @@ def cached_jit(fun: Callable | None = None, *, context: Callable[[], Any] | None
     @functools.wraps(fun)
     def call(*args, **kwargs):
         folder = cache_folder()
-        if folder is None or kwargs:
-            return jitted(*args, **kwargs)
+        if folder is None or kwargs or any(isinstance(leaf, jax.core.Tracer) for leaf in _inputs(args)):
+            return jitted(*args, **kwargs)  # inside another trace (jit, grad, vmap): nested as filter_jit nests
         key = _key(fun, context() if context else None, args)
         exported = None if key is None else _program(fun, key, args, folder)
         if exported is None:

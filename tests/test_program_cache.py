@@ -104,6 +104,16 @@ def test_a_program_read_back_is_not_traced_again_and_gives_the_same_bits(folder,
     np.testing.assert_allclose(reference, np.sum(np.asarray(x) * 2.5, axis=-1) + np.asarray(offset), rtol=1e-15)
 
 
+def test_inside_grad_and_vmap_the_function_is_differentiated_and_batched_as_filter_jit(folder):
+    """d/dx sum(x * 2.5 + offset) = 2.5 everywhere; vmap over rows equals the batched call."""
+    with float64():
+        x, offset = _data()
+        grad = jax.grad(lambda v: jnp.sum(CACHED(v, 2.5, offset)))(x)
+        rows = jax.vmap(lambda row, off: CACHED(row[None, :], 2.5, off[None]))(x, offset)
+    np.testing.assert_array_equal(np.asarray(grad), np.full(x.shape, 2.5))
+    np.testing.assert_array_equal(np.asarray(rows)[:, 0], np.asarray(CACHED.filter_jit(x, 2.5, offset)))
+
+
 def test_without_a_folder_nothing_is_stored(tmp_path, monkeypatch):
     monkeypatch.delenv(program_cache.CACHE_ENV, raising=False)
     with float64():
