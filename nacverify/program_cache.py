@@ -38,9 +38,11 @@ missing and is written anew. The stored program is the one `jit` would have comp
 results do not change (tests/test_program_cache.py compares them bit for bit).
 
 The folder is ``$NACVERIFY_PROGRAM_CACHE``; the command line sets it beside JAX's cache, and
-the library alone never caches (the functions behave as `filter_jit` there). Only functions
-whose trace depends on nothing but their arguments and the items above may use it: no
-module-level state that a run changes.
+the library alone never caches (the functions behave as `filter_jit` there). Programs are kept
+in one subfolder per source tree, library versions and device; the four most recently used
+are kept and older ones removed, so that the folder does not grow with every edit. Only
+functions whose trace depends on nothing but their arguments and the items above may use it:
+no module-level state that a run changes.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ import hashlib
 import importlib.metadata
 import os
 import pickle
+import shutil
 import sys
 import tempfile
 import threading
@@ -74,6 +77,7 @@ _LOCK = threading.Lock()
 _LOADED: dict[str, Any] = {}  # key -> jax.export.Exported, this process
 _REFUSED: set[str] = set()  # keys jax.export could not serialise, this process
 _NAMEDTUPLES: set[str] = set()  # NamedTuples registered with jax.export, this process
+_GENERATIONS_SEEN: set[str] = set()  # generation subfolders this process has used
 
 
 def cache_folder() -> Path | None:
@@ -174,6 +178,30 @@ def _export(fun: Callable, args: tuple, specs: list[jax.ShapeDtypeStruct]) -> An
     return jax.export.export(jax.jit(program))(*specs)
 
 
+KEEP_GENERATIONS = 4  # source trees / library versions whose programs are kept side by side
+
+
+def _generation_folder(folder: Path) -> Path:
+    """The subfolder of this source tree, library versions and device (a hash of
+    `_static_environment`). The first time a process writes into a new one, all but the
+    `KEEP_GENERATIONS` most recently used subfolders are removed, so that the cache does not grow
+    with every edit or upgrade."""
+    generation = folder / hashlib.sha256(_static_environment()).hexdigest()[:16]
+    if generation.name not in _GENERATIONS_SEEN:
+        _GENERATIONS_SEEN.add(generation.name)
+        try:
+            generation.mkdir(parents=True, exist_ok=True)
+            os.utime(generation)  # most recently used
+            others = sorted((p for p in folder.iterdir() if p.is_dir() and p != generation), key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in others[KEEP_GENERATIONS - 1:]:
+                shutil.rmtree(old, ignore_errors=True)
+            for stray in folder.glob("*" + SUFFIX):  # the first layout kept every program at the top
+                stray.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return generation
+
+
 def _program(fun: Callable, key: str, args: tuple, folder: Path) -> Any | None:
     """The exported program for this call: from this process, from disk, or exported now and
     stored. None when `jax.export` cannot serialise it."""
@@ -183,7 +211,7 @@ def _program(fun: Callable, key: str, args: tuple, folder: Path) -> Any | None:
         if key in _LOADED:
             return _LOADED[key]
         specs = [_spec(leaf) for leaf in _inputs(args)]
-        path = folder / (key + SUFFIX)
+        path = _generation_folder(folder) / (key + SUFFIX)
         exported = _read(path, specs)
         if exported is None:
             try:

@@ -94,7 +94,7 @@ def test_a_program_read_back_is_not_traced_again_and_gives_the_same_bits(folder,
         x, offset = _data()
         reference = np.asarray(CACHED.filter_jit(x, 2.5, offset))
         first = np.asarray(CACHED(x, 2.5, offset))
-        stored = sorted(folder.glob("*" + program_cache.SUFFIX))
+        stored = sorted(folder.glob("*/*" + program_cache.SUFFIX))
         assert len(stored) == 1
         _new_process(monkeypatch)
         second, traced = _traced_names(CACHED, x, 2.5, offset)
@@ -132,7 +132,7 @@ def test_a_static_value_is_part_of_the_key(folder, monkeypatch):
         three = np.asarray(CACHED(x, 3.0, offset))
     for scale, out in ((2.0, two), (3.0, three)):
         np.testing.assert_allclose(out, np.sum(np.asarray(x) * scale, axis=-1) + np.asarray(offset), rtol=1e-13, atol=1e-13)
-    assert len(list(folder.glob("*" + program_cache.SUFFIX))) == 2
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 2
 
 
 def test_shapes_dtypes_functions_context_and_settings_change_the_key():
@@ -180,7 +180,7 @@ def test_the_context_selects_its_own_program(folder, monkeypatch):
             CACHED_WITH_CONTEXT(x, 2.0, offset)
         finally:
             MODE["on"] = False
-    assert len(list(folder.glob("*" + program_cache.SUFFIX))) == 2
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 2
 
 
 def test_a_lambda_argument_is_not_cached_but_still_computed(folder):
@@ -190,7 +190,7 @@ def test_a_lambda_argument_is_not_cached_but_still_computed(folder):
         named = np.asarray(CACHED_APPLY(double, x))
     np.testing.assert_array_equal(out, np.asarray(x) * 4.0)
     np.testing.assert_array_equal(named, 2.0 * np.asarray(x))
-    assert len(list(folder.glob("*" + program_cache.SUFFIX))) == 1  # `double` pickles by name; the lambda does not
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 1  # `double` pickles by name; the lambda does not
 
 
 def test_an_output_export_cannot_store_runs_as_filter_jit(folder):
@@ -200,7 +200,7 @@ def test_an_output_export_cannot_store_runs_as_filter_jit(folder):
         again = CACHED_WRAPPED(x)
     assert isinstance(out, Unnamed) and isinstance(again, Unnamed)
     np.testing.assert_array_equal(np.asarray(out.value), np.asarray(x) + 1.0)
-    assert not list(folder.glob("*" + program_cache.SUFFIX))
+    assert not list(folder.glob("*/*" + program_cache.SUFFIX))
     assert len(program_cache._REFUSED) == 1
 
 
@@ -209,7 +209,7 @@ def test_a_damaged_entry_counts_as_missing_and_is_written_anew(folder, monkeypat
         x, offset = _data()
         reference = np.asarray(CACHED.filter_jit(x, 2.5, offset))
         CACHED(x, 2.5, offset)
-        (path,) = folder.glob("*" + program_cache.SUFFIX)
+        (path,) = folder.glob("*/*" + program_cache.SUFFIX)
         path.write_bytes(path.read_bytes()[:100])
         _new_process(monkeypatch)
         np.testing.assert_array_equal(np.asarray(CACHED(x, 2.5, offset)), reference)
@@ -227,6 +227,21 @@ def test_an_unwritable_folder_costs_only_the_saving(tmp_path, monkeypatch):
     with float64():
         x, offset = _data()
         np.testing.assert_array_equal(np.asarray(CACHED(x, 2.5, offset)), np.asarray(CACHED.filter_jit(x, 2.5, offset)))
+
+
+def test_older_generations_are_removed_the_recent_ones_kept(folder, monkeypatch):
+    """Five source trees in turn: the subfolders of the four most recent stay, the oldest goes."""
+    import os
+    import time
+
+    made = []
+    for n in range(5):
+        monkeypatch.setattr(program_cache, "_GENERATIONS_SEEN", set())
+        monkeypatch.setattr(program_cache, "_static_environment", lambda n=n: f"source tree {n}".encode())
+        made.append(program_cache._generation_folder(folder))
+        (made[-1] / ("x" + program_cache.SUFFIX)).write_bytes(b"")
+        os.utime(made[-1], (time.time() - 100 + n, time.time() - 100 + n))  # older trees used earlier
+    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in made[1:])
 
 
 def test_the_diffrax_solve_is_cached_with_the_same_bits_and_its_mode_in_the_key(folder, monkeypatch):
@@ -248,7 +263,7 @@ def test_the_diffrax_solve_is_cached_with_the_same_bits_and_its_mode_in_the_key(
     np.testing.assert_array_equal(cached.ys, plain.ys)
     assert (cached.num_steps, cached.num_rejected) == (plain.num_steps, plain.num_rejected)
     np.testing.assert_allclose(cached.ys, y0[:, None] * np.exp(-rhs_ts())[None, :], rtol=1e-9)
-    assert len(list(folder.glob("*" + program_cache.SUFFIX))) == 1
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 1
 
 
 def test_a_solve_that_runs_out_of_steps_is_still_an_error(folder):
