@@ -23,8 +23,9 @@ SHA-256 of
   ``jax_numpy_rank_promotion``, ``jax_numpy_dtype_promotion``, ``jax_default_prng_impl``,
   ``jax_threefry_partitionable``, ``jax_enable_checks``, ``jax_debug_nans``,
   ``jax_debug_infs``;
-- `fun`'s module and qualified name, and the caller's `context()` (a mode the trace reads,
-  e.g. `solvers._diffrax.checks_without_callbacks`);
+- `fun` itself, pickled (a function by its module and qualified name, a `functools.partial` with
+  its arguments), and the caller's `context()` (a mode the trace reads, e.g.
+  `solvers._diffrax.checks_without_callbacks`);
 - a pickle of `args` with each array replaced by its shape, dtype and weak type. Pickle
   names functions and classes by module and qualified name, and refuses a lambda or a local
   function: such a call is not cached (it runs as `filter_jit` would).
@@ -64,7 +65,7 @@ import equinox as eqx
 import jax
 import numpy as np
 
-__all__ = ["CACHE_ENV", "cached_jit", "cache_folder", "environment_key", "register_namedtuple"]
+__all__ = ["CACHE_ENV", "cached_jit", "cache_folder", "cpu_program", "environment_key", "inputs", "register_namedtuple"]
 
 CACHE_ENV = "NACVERIFY_PROGRAM_CACHE"
 SUFFIX = ".jaxexport"
@@ -111,6 +112,11 @@ def environment_key() -> bytes:
     return _static_environment() + b"\n" + settings.encode()
 
 
+def _is_input(leaf: Any) -> bool:
+    """An input of the program: an array, or the shape and dtype of one (for lowering only)."""
+    return eqx.is_array(leaf) or isinstance(leaf, jax.ShapeDtypeStruct)
+
+
 def _describe(array: Any) -> tuple:
     """An array's place in the pickled call: its shape, dtype (as JAX will see it) and weak
     type, not its values."""
@@ -125,15 +131,16 @@ def _spec(array: Any) -> jax.ShapeDtypeStruct:
 
 def _inputs(args: tuple) -> list:
     """The arrays of `args`, in the order of their tree (the exported program's inputs)."""
-    return jax.tree.leaves(eqx.filter(args, eqx.is_array))
+    return jax.tree.leaves(eqx.filter(args, _is_input))
 
 
-def _key(fun: Callable, context: Any, args: tuple) -> str | None:
-    """The cache key of calling `fun(*args)`, or None when the call cannot be named (an argument
-    that does not pickle: a lambda, a local function)."""
-    described = jax.tree.map(lambda leaf: _describe(leaf) if eqx.is_array(leaf) else leaf, args)
+def _key(fun: Any, context: Any, args: tuple) -> str | None:
+    """The cache key of calling `fun(*args)`, or None when the call cannot be named (`fun` or an
+    argument that does not pickle: a lambda, a local function). `fun` is the function or what names
+    it (`cached_jit` passes its module and qualified name: the module's attribute is the wrapper)."""
+    described = jax.tree.map(lambda leaf: _describe(leaf) if _is_input(leaf) else leaf, args)
     try:
-        call = pickle.dumps((fun.__module__, fun.__qualname__, context, described), protocol=4)
+        call = pickle.dumps((fun, context, described), protocol=4)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return None
     return hashlib.sha256(environment_key() + b"\n" + call).hexdigest()
@@ -167,15 +174,15 @@ def _write(path: Path, blob: bytes) -> None:
             pass
 
 
-def _export(fun: Callable, args: tuple, specs: list[jax.ShapeDtypeStruct]) -> Any:
-    dynamic, static = eqx.partition(args, eqx.is_array)
+def _export(fun: Callable, args: tuple, specs: list[jax.ShapeDtypeStruct], platforms: tuple[str, ...] | None = None) -> Any:
+    dynamic, static = eqx.partition(args, _is_input)
     treedef = jax.tree.structure(dynamic)
 
     def program(*leaves):
         return fun(*eqx.combine(jax.tree.unflatten(treedef, leaves), static))
 
     program.__name__ = getattr(fun, "__name__", "program")
-    return jax.export.export(jax.jit(program))(*specs)
+    return jax.export.export(jax.jit(program), platforms=platforms)(*specs)
 
 
 KEEP_GENERATIONS = 4  # source trees / library versions whose programs are kept side by side
@@ -202,7 +209,7 @@ def _generation_folder(folder: Path) -> Path:
     return generation
 
 
-def _program(fun: Callable, key: str, args: tuple, folder: Path) -> Any | None:
+def _program(fun: Callable, key: str, args: tuple, folder: Path, platforms: tuple[str, ...] | None = None) -> Any | None:
     """The exported program for this call: from this process, from disk, or exported now and
     stored. None when `jax.export` cannot serialise it."""
     with _LOCK:
@@ -215,7 +222,7 @@ def _program(fun: Callable, key: str, args: tuple, folder: Path) -> Any | None:
         exported = _read(path, specs)
         if exported is None:
             try:
-                exported = _export(fun, args, specs)
+                exported = _export(fun, args, specs, platforms)
                 blob = exported.serialize()
             except Exception:  # noqa: BLE001  (a host callback, an output tree export cannot name: run as filter_jit)
                 _REFUSED.add(key)
@@ -223,6 +230,23 @@ def _program(fun: Callable, key: str, args: tuple, folder: Path) -> Any | None:
             _write(path, bytes(blob))
         _LOADED[key] = exported
         return exported
+
+
+def cpu_program(fun: Callable, args: tuple) -> Any | None:
+    """The program of ``fun(*args)`` lowered for the CPU (`args`: arrays or `jax.ShapeDtypeStruct`s,
+    the rest static), from the cache or exported now and stored; None when there is no cache or
+    it cannot take the call. ``jax.jit(program.call).lower(*inputs(args))`` is then the lowered
+    program without tracing `fun` (`nacverify.xla_cost` counts its operations)."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = _key(fun, ("lowered for", "cpu"), args)
+    return None if key is None else _program(fun, key, args, folder, platforms=("cpu",))
+
+
+def inputs(args: tuple) -> list:
+    """The inputs of `args` in the order of the cached program's arguments."""
+    return _inputs(args)
 
 
 def register_namedtuple(cls: type) -> None:
@@ -250,7 +274,7 @@ def cached_jit(fun: Callable | None = None, *, context: Callable[[], Any] | None
         folder = cache_folder()
         if folder is None or kwargs or any(isinstance(leaf, jax.core.Tracer) for leaf in _inputs(args)):
             return jitted(*args, **kwargs)  # inside another trace (jit, grad, vmap): nested as filter_jit nests
-        key = _key(fun, context() if context else None, args)
+        key = _key((fun.__module__, fun.__qualname__), context() if context else None, args)
         exported = None if key is None else _program(fun, key, args, folder)
         if exported is None:
             return jitted(*args)

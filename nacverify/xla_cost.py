@@ -24,11 +24,19 @@ def _on_cpu(args: tuple) -> tuple:
 
 def cpu_cost_analysis(fn: Callable[..., Any], *args: Any, compiled: bool = False) -> dict[str, float]:
     """XLA's cost analysis of ``jax.jit(fn)`` at `args` (arrays or ``ShapeDtypeStruct``s), lowered for
-    the CPU; with `compiled`, of the CPU-compiled program (after XLA's CPU optimisations)."""
+    the CPU; with `compiled`, of the CPU-compiled program (after XLA's CPU optimisations). Where the
+    command line keeps traced programs (`nacverify.program_cache`) and `fn` can be named (a
+    module-level function, or a `functools.partial` of one), the lowered program is read back
+    instead of traced again: the same StableHLO, called from a one-call wrapper, whose counts are
+    those of the program (tests/test_program_cache.py compares them)."""
     import jax
 
+    from . import program_cache
+
     with jax.default_device(jax.devices("cpu")[0]):
-        lowered = jax.jit(fn).lower(*_on_cpu(args))
+        specs = _on_cpu(args)
+        stored = None if compiled else program_cache.cpu_program(fn, specs)
+        lowered = jax.jit(stored.call).lower(*program_cache.inputs(specs)) if stored is not None else jax.jit(fn).lower(*specs)
         cost = lowered.compile().cost_analysis() if compiled else lowered.cost_analysis()
     if isinstance(cost, (list, tuple)):
         cost = cost[0] if cost else None

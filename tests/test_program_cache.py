@@ -280,3 +280,29 @@ def double(v):
 
 def decay(t, y, args):
     return -y
+
+
+def test_cost_analysis_of_a_stored_program_counts_what_the_direct_lowering_counts(folder, monkeypatch):
+    """XLA's FLOP count of the NAC layer's forward (`checks._costs._model_flops`'s program), read
+    back from the cache without a trace, equals the count of the program lowered directly."""
+    import functools
+
+    import equinox as eqx
+
+    from nacverify import xla_cost
+    from nacverify.checks._costs import _apply_model, _model, _sds
+
+    with float64():
+        for n, curation in ((64, "exact"), (128, "block")):
+            model = _model(16, 2).with_options(query_chunk=n, curation=curation, return_sequences=True)
+            params, static = eqx.partition(model, eqx.is_array)
+            fn = functools.partial(_apply_model, static=static)
+            monkeypatch.setenv(program_cache.CACHE_ENV, "off")
+            direct = xla_cost.cpu_flops(fn, params, _sds(1, n, 16))
+            monkeypatch.setenv(program_cache.CACHE_ENV, str(folder))
+            stored = xla_cost.cpu_flops(fn, params, _sds(1, n, 16))
+            _new_process(monkeypatch)
+            again, traced = _traced_names(lambda: xla_cost.cpu_flops(fn, params, _sds(1, n, 16)))
+            assert direct == stored == again > 0
+            assert "_apply_model" not in traced
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 2
