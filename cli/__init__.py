@@ -36,31 +36,22 @@ def _persistent_compilation_cache() -> None:
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
 
 
-def _catalog_cache() -> None:
-    """The symbolic claims' texts are cached beside it (`nacverify.symbolic.catalog_cache`:
-    ``$NACVERIFY_CATALOG_CACHE``, else ``.../nacverify/catalog``; ``off`` turns it off), so that
-    loading the claim catalog does not run every proof module (each process that loads it)."""
-    folder = os.environ.get("NACVERIFY_CATALOG_CACHE", "").strip()
+def _cache_folder(variable: str, name: str) -> None:
+    """``$variable`` names the folder of one of nacverify's own caches, else ``.../nacverify/name``;
+    ``off`` (or 0, no, false) turns it off (the variable is then empty, which the library reads as
+    no cache)."""
+    folder = os.environ.get(variable, "").strip()
     if folder.lower() in ("off", "0", "no", "false"):
-        os.environ["NACVERIFY_CATALOG_CACHE"] = ""
-        return
-    if not folder:
-        os.environ["NACVERIFY_CATALOG_CACHE"] = os.path.join(_cache_base(), "catalog")
+        os.environ[variable] = ""
+    elif not folder:
+        os.environ[variable] = os.path.join(_cache_base(), name)
 
 
-def _program_cache() -> None:
-    """And the traced programs of the largest jitted functions (`nacverify.program_cache`:
-    ``$NACVERIFY_PROGRAM_CACHE``, else ``.../nacverify/programs``; ``off`` turns it off), so that
-    a process does not trace and lower again what an earlier run traced: the persistent
-    compilation cache above starts only after lowering."""
-    folder = os.environ.get("NACVERIFY_PROGRAM_CACHE", "").strip()
-    if folder.lower() in ("off", "0", "no", "false"):
-        os.environ["NACVERIFY_PROGRAM_CACHE"] = ""
-        return
-    if not folder:
-        os.environ["NACVERIFY_PROGRAM_CACHE"] = os.path.join(_cache_base(), "programs")
-
-
+# The symbolic claims' texts are cached beside it (`nacverify.symbolic.catalog_cache`), so that
+# loading the claim catalog does not run every proof module (each process that loads it); and the
+# traced programs of the largest jitted functions (`nacverify.program_cache`), so that a process does
+# not trace and lower again what an earlier run traced: the persistent compilation cache above
+# starts only after lowering.
 _persistent_compilation_cache()
-_catalog_cache()
-_program_cache()
+_cache_folder("NACVERIFY_CATALOG_CACHE", "catalog")
+_cache_folder("NACVERIFY_PROGRAM_CACHE", "programs")

@@ -222,23 +222,13 @@ def test_trajectory_lengths_by_closed_form_and_one_compile_per_width():
     k, c, a = 7, 0.5, 0.8
     W, U = jnp.zeros((2, k, k)), jnp.zeros((2, 2, k))
     b, A = jnp.full((2, 1, k), c), jnp.full((2, 1, k), a)
-    from jax import monitoring
+    from jax_events import traced_names
 
     lengths = np.asarray(_traj_run(W, U, b, A, 300))
     two_pi = 2 * math.pi
     expected = [c * two_pi, c * (1 - math.exp(-two_pi)), c * a / (1 + c) * (1 - math.exp(-(1 + c) * two_pi))]
     assert lengths == pytest.approx(np.tile(np.array(expected) * math.sqrt(k), (2, 1)), rel=1e-6)  # RK4, h = 2 pi / 300
-    traced: list[str] = []
-
-    def listener(event, _duration, **kwargs):
-        if event == "/jax/core/compile/jaxpr_trace_duration":
-            traced.append(str(kwargs.get("fun_name")))
-
-    monitoring.register_event_duration_secs_listener(listener)
-    try:
-        np.asarray(_traj_run(W + 0.1, U, b, A, 300))  # other weights, same width: the same program
-    finally:
-        monitoring.unregister_event_duration_listener(listener)
+    _, traced = traced_names(_traj_run, W + 0.1, U, b, A, 300)  # other weights, same width: the same program
     assert "_traj_run" not in traced, traced
 
 

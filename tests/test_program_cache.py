@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from jax import monitoring
+from jax_events import traced_names
 
 from nacverify import program_cache
 from nacverify.precision import float64
@@ -69,19 +69,8 @@ def _new_process(monkeypatch):
 
 
 def _traced_names(fn, *args):
-    """The names of the functions JAX traced while running fn(*args)."""
-    names: list[str] = []
-
-    def listener(event, _duration, **kwargs):
-        if event == "/jax/core/compile/jaxpr_trace_duration":
-            names.append(str(kwargs.get("fun_name")))
-
-    monitoring.register_event_duration_secs_listener(listener)
-    try:
-        out = jax.block_until_ready(fn(*args))
-    finally:
-        monitoring.unregister_event_duration_listener(listener)
-    return out, names
+    """The function's result and the names of the functions JAX traced while running it."""
+    return traced_names(fn, *args)
 
 
 def _data():
