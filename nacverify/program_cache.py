@@ -74,7 +74,7 @@ _SETTINGS = ("jax_enable_x64", "jax_default_matmul_precision", "jax_numpy_rank_p
              "jax_default_prng_impl", "jax_threefry_partitionable", "jax_enable_checks", "jax_debug_nans", "jax_debug_infs")
 _PACKAGES = ("jax", "jaxlib", "equinox", "diffrax", "numpy")
 
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # reentrant: a function traced for export may call another cached one
 _LOADED: dict[str, Any] = {}  # key -> jax.export.Exported, this process
 _REFUSED: set[str] = set()  # keys jax.export could not serialise, this process
 _NAMEDTUPLES: set[str] = set()  # NamedTuples registered with jax.export, this process
@@ -129,7 +129,7 @@ def _spec(array: Any) -> jax.ShapeDtypeStruct:
     return jax.ShapeDtypeStruct(shape, np.dtype(dtype), weak_type=weak_type)
 
 
-def _inputs(args: tuple) -> list:
+def inputs(args: tuple) -> list:
     """The arrays of `args`, in the order of their tree (the exported program's inputs)."""
     return jax.tree.leaves(eqx.filter(args, _is_input))
 
@@ -217,7 +217,7 @@ def _program(fun: Callable, key: str, args: tuple, folder: Path, platforms: tupl
             return None
         if key in _LOADED:
             return _LOADED[key]
-        specs = [_spec(leaf) for leaf in _inputs(args)]
+        specs = [_spec(leaf) for leaf in inputs(args)]
         path = _generation_folder(folder) / (key + SUFFIX)
         exported = _read(path, specs)
         if exported is None:
@@ -244,11 +244,6 @@ def cpu_program(fun: Callable, args: tuple) -> Any | None:
     return None if key is None else _program(fun, key, args, folder, platforms=("cpu",))
 
 
-def inputs(args: tuple) -> list:
-    """The inputs of `args` in the order of the cached program's arguments."""
-    return _inputs(args)
-
-
 def register_namedtuple(cls: type) -> None:
     """Let `jax.export` store a program whose output holds the NamedTuple `cls` (under its
     module and qualified name); once per process, later calls do nothing."""
@@ -272,13 +267,13 @@ def cached_jit(fun: Callable | None = None, *, context: Callable[[], Any] | None
     @functools.wraps(fun)
     def call(*args, **kwargs):
         folder = cache_folder()
-        if folder is None or kwargs or any(isinstance(leaf, jax.core.Tracer) for leaf in _inputs(args)):
+        if folder is None or kwargs or any(isinstance(leaf, jax.core.Tracer) for leaf in inputs(args)):
             return jitted(*args, **kwargs)  # inside another trace (jit, grad, vmap): nested as filter_jit nests
         key = _key((fun.__module__, fun.__qualname__), context() if context else None, args)
         exported = None if key is None else _program(fun, key, args, folder)
         if exported is None:
             return jitted(*args)
-        return exported.call(*_inputs(args))
+        return exported.call(*inputs(args))
 
     call.filter_jit = jitted  # the uncached function, e.g. for tests
     return call

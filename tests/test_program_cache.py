@@ -295,3 +295,20 @@ def test_cost_analysis_of_a_stored_program_counts_what_the_direct_lowering_count
             assert direct == stored == again > 0
             assert "_apply_model" not in traced
     assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 2
+
+
+def outer_calls_inner(x):
+    """A cached function whose trace calls another cached function on a concrete array."""
+    return x + CACHED(np.ones((2, 3)), 1.0, np.zeros(2)).sum()
+
+
+CACHED_OUTER = program_cache.cached_jit(outer_calls_inner)
+
+
+def test_a_cached_function_traced_for_export_may_call_another(folder):
+    """The inner call happens while the outer one is being exported (the cache's lock held):
+    a non-reentrant lock would hang here."""
+    with float64():
+        out = np.asarray(CACHED_OUTER(jnp.zeros(2)))
+    np.testing.assert_array_equal(out, np.full(2, 6.0))  # sum over 2 rows of (3 x 1.0)
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 2
