@@ -193,7 +193,6 @@ def sweep_chunk(spec: SweepSpec, index: int) -> ChunkResult:
                     _COMPILED.add(key)
         t0 = time.perf_counter()
         summary, first, solve_s, verify_s = _analyse_chunk(regime, t, opts, count)
-        t2 = time.perf_counter()
         params = {k: v[:count] for k, v in regime.params.items()}
         stats = SweepStats.of(summary, params, start)
         t3 = time.perf_counter()
