@@ -2,10 +2,17 @@
 
 A group (symbolic, frozen-error, numeric, ltc, solvers, model, ...) shares cached solves and
 compiled functions between its claims, so groups are the unit of work: one task per group,
-costliest first, as long as the workers do not outnumber what the groups can keep busy. With
-more workers (`plan_tasks`), a group whose measured cost exceeds its share, total / workers, is
-cut into consecutive runs of its claims (neighbours in id order share the most), each its own
-task; what two tasks of one group both compute is computed twice, the price of the parallelism. A task (`run_group`, module-level so that it pickles by name) runs
+costliest first, as long as the workers do not outnumber what the groups can keep busy. A group
+whose measured cost exceeds its share, total / (`TASKS_PER_WORKER` x workers), is cut into
+consecutive runs of its claims (neighbours in id order share the most), each its own task
+(`plan_tasks`); what two tasks of one group both compute is computed twice, the price of the
+parallelism. A claim's cost is measured twice, with warm caches and with cold ones, where the
+groups weigh very differently (compiling is most of a cold run: the model group is 15 % of a
+warm `check --quick` and 31 % of a cold one), and the plan uses the mean of the two shares.
+Tasks are handed out one per worker slot, the costliest waiting task whenever a slot frees
+(`_run_on`): a scheduler that queues several tasks on one worker ahead of time (Dask's
+default) could otherwise leave another worker idle while the queued one is busy (measured: a
+cold `check --quick` with one worker idle for its last 28 s). A task (`run_group`, module-level so that it pickles by name) runs
 in a worker process: it loads the claim catalog once per process, evaluates its claims in
 order in float64 (scoped, `claims.evaluate`) and returns their outcomes. The results are a
 serial run's, since every check is seeded by the context alone.
@@ -35,36 +42,51 @@ from .precision import float64
 __all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost", "Progress"]
 
 
-def _claim_seconds() -> dict[str, float]:
-    """Seconds of each claim in a --quick run (nacverify/data/claim_seconds.json: the best of two
-    `check --quick --jobs 2` runs with a warm compilation cache on a 2-core machine, each claim's
-    `seconds` in the report): for cutting groups into tasks, where only their ratios matter."""
+#: A group costing more than total / (TASKS_PER_WORKER x workers) is cut into runs of about that cost.
+#: 1, measured on 2 cores: 2 cuts the ltc group in two, which shortens a cold ``check --quick`` (80 s
+#: -> 77 s) but lengthens a warm one (27 s -> 30 s: work the group's claims share is done twice).
+TASKS_PER_WORKER = 1
+
+
+def _claim_seconds() -> dict[str, dict[str, float]]:
+    """Seconds of each claim in a ``check --quick --jobs 2`` run on a 2-core machine, measured twice
+    (nacverify/data/claim_seconds.json, written by tools/claim_seconds.py from the reports' per-claim
+    seconds): ``warm``, with the compilation and traced-program caches full, and ``cold``, with both
+    empty. Only ratios within one measurement matter (`claim_cost`)."""
     from importlib import resources
 
     return json.loads(resources.files("nacverify.data").joinpath("claim_seconds.json").read_text(encoding="utf-8"))
 
 
 def claim_cost(claims: Sequence[Claim]) -> dict[str, float]:
-    """Each claim's expected seconds: its measured time, else its group's mean (a claim newer than the
-    measurement), with a floor of 0.01 s."""
-    measured = _claim_seconds()
-    by_group: dict[str, list[float]] = {}
-    for c in claims:
-        if c.id in measured:
-            by_group.setdefault(c.group, []).append(measured[c.id])
-    mean = {g: sum(v) / len(v) for g, v in by_group.items()}
-    return {c.id: max(0.01, measured.get(c.id, mean.get(c.group, 1.0))) for c in claims}
+    """Each claim's expected share of the run: its seconds as a fraction of all `claims`' seconds,
+    averaged over the measurements (warm and cold caches). A claim newer than a measurement counts
+    its group's mean there (1 s for a new group); each claim counts at least 0.01 s."""
+    shares: dict[str, float] = {c.id: 0.0 for c in claims}
+    measurements = _claim_seconds()
+    for measured in measurements.values():
+        by_group: dict[str, list[float]] = {}
+        for c in claims:
+            if c.id in measured:
+                by_group.setdefault(c.group, []).append(measured[c.id])
+        mean = {g: sum(v) / len(v) for g, v in by_group.items()}
+        seconds = {c.id: max(0.01, measured.get(c.id, mean.get(c.group, 1.0))) for c in claims}
+        total = sum(seconds.values()) or 1.0
+        for cid, value in seconds.items():
+            shares[cid] += value / total / max(1, len(measurements))
+    return shares
 
 
 def plan_tasks(claims: Sequence[Claim], workers: int) -> list[tuple[str, list[Claim]]]:
     """The tasks of a run on `workers` workers, costliest first: (group, claims) pairs. One task per
-    group, except that a group costing more than total / workers is cut into ceil(cost / share)
-    consecutive runs of its claims (in the given order) of about equal cost."""
+    group, except that a group costing more than its share, total / (`TASKS_PER_WORKER` x workers),
+    is cut into ceil(cost / share) consecutive runs of its claims (in the given order) of about equal
+    cost. One worker: one task per group."""
     groups: dict[str, list[Claim]] = {}
     for claim in claims:
         groups.setdefault(claim.group, []).append(claim)
     cost = claim_cost(claims)
-    share = sum(cost.values()) / max(1, workers)
+    share = sum(cost.values()) / max(1, TASKS_PER_WORKER * workers)
     tasks: list[tuple[str, list[Claim], float]] = []
     for name, members in groups.items():
         total = sum(cost[c.id] for c in members)
@@ -74,7 +96,7 @@ def plan_tasks(claims: Sequence[Claim], workers: int) -> list[tuple[str, list[Cl
         for c in members:
             chunk.append(c)
             spent += cost[c.id]
-            if cut < parts and spent >= total * cut / parts:  # the cut-th of parts equal shares is reached
+            if cut < parts and spent >= total * cut / parts - 1e-12:  # the cut-th of parts equal shares is reached
                 tasks.append((name, chunk, sum(cost[m.id] for m in chunk)))
                 chunk, cut = [], cut + 1
         if chunk:
@@ -84,11 +106,12 @@ def plan_tasks(claims: Sequence[Claim], workers: int) -> list[tuple[str, list[Cl
 
 
 def _workers(executor: Executor) -> int:
-    """How many tasks `executor` runs at once: a Dask cluster's workers, a pool's `_max_workers`, else 1."""
+    """How many tasks `executor` runs at once: a Dask cluster's worker threads, a pool's `_max_workers`, else 1."""
     client = _dask_client(executor)
     if client is not None:
         try:
-            return max(1, len(client.scheduler_info().get("workers", {})))
+            workers = client.scheduler_info().get("workers", {})
+            return max(1, sum(int(w.get("nthreads", 1) or 1) for w in workers.values()))
         except Exception:  # noqa: BLE001  (an unreachable scheduler fails the run later, with its own message)
             return 1
     return max(1, int(getattr(executor, "_max_workers", 1) or 1))
@@ -246,10 +269,16 @@ def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done
         client.subscribe_topic(_topic(token), tracker.event)
     futures: dict[Future, str] = {}
     try:
-        for name, members in plan_tasks(claims, _workers(executor)):
-            futures[executor.submit(run_group, [c.id for c in members], ctx, token, nacverify.__version__)] = name
-        pending = set(futures)
-        while pending:  # short waits: a Ctrl-C is seen within half a second, whichever thread got it
+        slots = _workers(executor)
+        waiting = plan_tasks(claims, slots)  # costliest first
+        waiting.reverse()
+        pending: set[Future] = set()
+        while pending or waiting:  # short waits: a Ctrl-C is seen within half a second, whichever thread got it
+            while waiting and len(pending) < slots:  # one task per free slot (module docstring)
+                name, members = waiting.pop()
+                future = executor.submit(run_group, [c.id for c in members], ctx, token, nacverify.__version__)
+                futures[future] = name
+                pending.add(future)
             finished, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
             for future in sorted(finished, key=lambda f: futures[f]):
                 for cid, outcome, seconds in _unpickle(_task_result(future, futures[future])):

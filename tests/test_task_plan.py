@@ -3,6 +3,9 @@ costs whose plan is derived by hand, and the same outcomes however the claims ar
 
 from __future__ import annotations
 
+import dataclasses
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -18,9 +21,9 @@ def _claim(cid: str, group: str) -> Claim:
 
 @pytest.fixture
 def costs(monkeypatch):
-    # group a: four claims of 1 s; group b: one claim of 1 s (total 5 s)
-    table = {"a.1": 1.0, "a.2": 1.0, "a.3": 1.0, "a.4": 1.0, "b.1": 1.0}
-    monkeypatch.setattr(runner, "_claim_seconds", lambda: table)
+    # group a: eight claims of 1 s; group b: two claims of 1 s (total 10 s), warm and cold alike
+    table = {**{f"a.{i}": 1.0 for i in range(1, 9)}, "b.1": 1.0, "b.2": 1.0}
+    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": table, "cold": table})
     return [_claim(c, c[0]) for c in table]
 
 
@@ -28,22 +31,73 @@ def _plan(claims, workers):
     return [(g, [c.id for c in members]) for g, members in runner.plan_tasks(claims, workers)]
 
 
-def test_one_task_per_group_while_the_workers_do_not_outnumber_it(costs):
-    assert _plan(costs, 1) == [("a", ["a.1", "a.2", "a.3", "a.4"]), ("b", ["b.1"])]
+def test_one_task_per_group_on_one_worker(costs):
+    assert _plan(costs, 1) == [("a", [f"a.{i}" for i in range(1, 9)]), ("b", ["b.1", "b.2"])]
 
 
 def test_a_group_above_its_share_is_cut_into_consecutive_runs_of_equal_cost(costs):
-    # 2 workers: share 2.5 s; group a (4 s) needs ceil(4 / 2.5) = 2 runs of 2 s; b (1 s) stays whole
-    assert _plan(costs, 2) == [("a", ["a.1", "a.2"]), ("a", ["a.3", "a.4"]), ("b", ["b.1"])]
-    # 5 workers: share 1 s; every claim its own task
-    assert sorted(ids for _, ids in _plan(costs, 5)) == [["a.1"], ["a.2"], ["a.3"], ["a.4"], ["b.1"]]
-    # never more runs than claims
-    assert len(_plan(costs, 64)) == 5
+    # 2 workers: share 10 / 2 = 5 s; group a (8 s) needs ceil(8 / 5) = 2 runs of 4 s; b (2 s) stays whole
+    assert runner.TASKS_PER_WORKER == 1
+    assert _plan(costs, 2) == [("a", ["a.1", "a.2", "a.3", "a.4"]), ("a", ["a.5", "a.6", "a.7", "a.8"]), ("b", ["b.1", "b.2"])]
+    # 5 workers: share 2 s; a in 4 runs of 2 s, b (2 s) whole
+    assert _plan(costs, 5) == [("a", ["a.1", "a.2"]), ("a", ["a.3", "a.4"]), ("a", ["a.5", "a.6"]), ("a", ["a.7", "a.8"]), ("b", ["b.1", "b.2"])]
+    # 10 workers: share 1 s; every claim its own task, and never more runs than claims
+    assert sorted(ids for _, ids in _plan(costs, 10)) == [[c.id] for c in sorted(costs, key=lambda c: c.id)]
+    assert len(_plan(costs, 64)) == 10
 
 
 def test_a_claim_newer_than_the_measurement_costs_its_groups_mean(costs):
-    new = _claim("a.5", "a")
-    assert runner.claim_cost([*costs, new])["a.5"] == pytest.approx(1.0)
+    new = _claim("a.9", "a")
+    assert runner.claim_cost([*costs, new])["a.9"] == pytest.approx(1 / 11)  # 1 s of 11 s
+
+
+def test_warm_and_cold_shares_are_averaged(monkeypatch):
+    # x costs 1 s warm and 3 s cold, y the reverse: a quarter and three quarters of each run, so half each
+    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": {"x.1": 1.0, "y.1": 3.0}, "cold": {"x.1": 3.0, "y.1": 1.0}})
+    cost = runner.claim_cost([_claim("x.1", "x"), _claim("y.1", "y")])
+    assert cost == pytest.approx({"x.1": 0.5, "y.1": 0.5})
+
+
+def test_the_measured_costs_cover_the_catalog_warm_and_cold():
+    table = runner._claim_seconds()
+    assert set(table) == {"warm", "cold"}
+    ids = {c.id for c in select(["*"])}
+    assert ids <= set(table["warm"]) and ids <= set(table["cold"])
+
+
+class _CountingPool(ThreadPoolExecutor):
+    """A pool that records the most tasks it held at once, submitted and not yet finished."""
+
+    def __init__(self, workers):
+        super().__init__(max_workers=workers)
+        self.held = self.most = 0
+        self.lock = threading.Lock()
+
+    def submit(self, fn, *args, **kwargs):
+        with self.lock:
+            self.held += 1
+            self.most = max(self.most, self.held)
+        future = super().submit(fn, *args, **kwargs)
+        future.add_done_callback(self._release)
+        return future
+
+    def _release(self, _future):
+        with self.lock:
+            self.held -= 1
+
+
+def test_tasks_are_handed_out_one_per_free_worker(monkeypatch):
+    # the table claims in four groups of equal cost: 4 tasks on 2 workers; a scheduler given all 4 at
+    # once may queue two behind one worker; the run gives each worker one task at a time
+    claims = [dataclasses.replace(c, group=f"g{i % 4}") for i, c in enumerate(select(["nac000.table1.*"]))]
+    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": dict.fromkeys((c.id for c in claims), 1.0)})
+    assert len(runner.plan_tasks(claims, 2)) == 4
+    evaluate = runner.evaluate
+    monkeypatch.setattr(runner, "evaluate", lambda claim, ctx: (time.sleep(0.05), evaluate(claim, ctx))[1])  # no task ends at once
+    with _CountingPool(2) as pool:
+        results = runner.run_claims(claims, CheckContext(seed=0, quick=True), executor=pool)
+    assert pool.most == 2
+    assert [r.claim.id for r in results] == [c.id for c in claims]
 
 
 def test_the_same_outcomes_however_the_claims_are_cut():
