@@ -271,3 +271,32 @@ def test_time_vector_horizon_flips_at_one():
     assert r["nac.s22.time_vector.horizon"].threshold
     assert r["nac.s22.time_vector.horizon"].check(CheckContext(quick=True)).evidence.scalars["flips_at"] == 1.0
     assert r["nac.s22.time_vector.horizon.unit_window"].check(CheckContext(quick=True)).verdict == "holds"
+
+
+def test_configurations_compiled_as_one_program_keep_each_ones_bits():
+    # _trace_all / _run_all (nac.s22.softmax, nac.s22.riemann) against the same configurations run one
+    # by one (_trace / _run): the same bits, and one traced program for all of them
+    import jax.numpy as jnp
+
+    from nacverify.checks._nac_text import _inputs, _model, _run, _run_all, _trace, _trace_all
+    from nacverify.precision import float64
+    from tests.jax_events import traced_names
+
+    ctx = CheckContext(seed=3, quick=True)
+    x = _inputs(ctx, (2, 8, 4))
+    mask = np.ones((2, 8))
+    mask[:, :3] = 0.0
+    with float64():
+        models = [_model(ctx, dtype=jnp.float32, backbone=b, topk=3).with_options(mode=mode) for b, mode in (("reference", "exact"), ("fc", "euler"))]
+        masks = [None, mask]
+        traces, names = traced_names(_trace_all, models, x.astype(np.float32), masks)
+        assert names.count("_trace_all") == 1 and "_trace" not in names
+        for m, msk, tr in zip(models, masks, traces):
+            alone = _trace(m, x.astype(np.float32), None, msk)
+            np.testing.assert_array_equal(np.asarray(tr.attention), np.asarray(alone.attention))
+            np.testing.assert_array_equal(np.asarray(tr.indices), np.asarray(alone.indices))
+        runs = [_model(ctx, backbone="circuit", topk=3, return_attention=True).with_options(mode="steady", dt=dt) for dt in (0.5, 1.0)]
+        for m, (y, att) in zip(runs, _run_all(runs, x)):
+            y_alone, att_alone = _run(m, x)
+            np.testing.assert_array_equal(np.asarray(y), np.asarray(y_alone))
+            np.testing.assert_array_equal(np.asarray(att.weights), np.asarray(att_alone.weights))

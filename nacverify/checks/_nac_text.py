@@ -51,3 +51,19 @@ def _run(model, x, times=None, mask=None):
 def _trace(model, x, times=None, mask=None):
     """model.trace(x, times, mask), compiled."""
     return model.trace(x, times, mask)
+
+
+# A claim that evaluates many configurations on one input compiles them as one program: XLA's CPU
+# compiler spends a fixed time on each program besides its operations (measured on a 2-core machine:
+# nac.s22.softmax's 18 traces compile in 4.3 s as 18 programs, 2.7 s as one). Each configuration's
+# operations are its own, so its values are the same bits as from `_run` / `_trace` alone.
+@cached_jit
+def _run_all(models, x):
+    """[model(x) for model in models], compiled as one program."""
+    return [model(x) for model in models]
+
+
+@cached_jit
+def _trace_all(models, x, masks):
+    """[model.trace(x, None, mask) for model, mask in zip(models, masks)], compiled as one program."""
+    return [model.trace(x, None, mask) for model, mask in zip(models, masks)]

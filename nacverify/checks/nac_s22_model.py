@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ._nac_text import SEED000, SEED001, _inputs, _model, _run, _trace
+from ._nac_text import SEED000, SEED001, _inputs, _model, _run_all, _trace, _trace_all
 
 __all__ = ["s22_model_claims"]
 
@@ -31,27 +31,25 @@ def _softmax_check(ctx: CheckContext) -> Outcome:
     dtypes = ((jnp.float32, 1e-6),) if ctx.quick else ((jnp.float32, 1e-6), (jnp.float64, 1e-12))
     curations = ("exact",) if ctx.quick else ("exact", "block")
     for dtype, tol in dtypes:
-        for backbone in backbones:
-            base = _model(ctx, dtype=dtype, backbone=backbone, topk=3)
-            for mode in ("exact", "euler", "steady"):
-                for curation in curations:
-                    m = base.with_options(mode=mode, curation=curation)
-                    for msk in (None, mask):
-                        tr = _trace(m, x.astype(dtype), None, msk)
-                        alpha = np.asarray(tr.attention, np.float64)
-                        sums = alpha.sum(-1)
-                        err = float(np.max(np.abs(sums - 1)))
-                        worst_sum = max(worst_sum, err / tol)
-                        min_w = min(min_w, float(alpha.min()))
-                        widths.append(alpha.shape[-1])
-                        if msk is not None:
-                            idx = np.asarray(tr.indices)
-                            on_masked = np.where(np.take_along_axis(np.broadcast_to(mask[:, None, None, :], idx.shape[:-1] + (T,)), idx, -1) == 0, alpha, 0).sum(-1).max()
-                            if backbone == "reference":
-                                masked_weight_ref = max(masked_weight_ref, float(on_masked))
-                            else:
-                                masked_weight_other = max(masked_weight_other, float(on_masked))
-                        rows.append(err)
+        configs = [(backbone, base.with_options(mode=mode, curation=curation), msk) for backbone in backbones
+                   for base in (_model(ctx, dtype=dtype, backbone=backbone, topk=3),)
+                   for mode in ("exact", "euler", "steady") for curation in curations for msk in (None, mask)]
+        traces = _trace_all([m for _, m, _ in configs], x.astype(dtype), [msk for _, _, msk in configs])
+        for (backbone, _, msk), tr in zip(configs, traces):
+            alpha = np.asarray(tr.attention, np.float64)
+            sums = alpha.sum(-1)
+            err = float(np.max(np.abs(sums - 1)))
+            worst_sum = max(worst_sum, err / tol)
+            min_w = min(min_w, float(alpha.min()))
+            widths.append(alpha.shape[-1])
+            if msk is not None:
+                idx = np.asarray(tr.indices)
+                on_masked = np.where(np.take_along_axis(np.broadcast_to(mask[:, None, None, :], idx.shape[:-1] + (T,)), idx, -1) == 0, alpha, 0).sum(-1).max()
+                if backbone == "reference":
+                    masked_weight_ref = max(masked_weight_ref, float(on_masked))
+                else:
+                    masked_weight_other = max(masked_weight_other, float(on_masked))
+            rows.append(err)
     scalars = {"max_sum_error_over_tolerance": worst_sum, "min_weight": min_w, "selected_keys_per_query": int(max(widths)),
                "keys_per_sequence": T, "max_weight_on_masked_keys_reference": masked_weight_ref, "max_weight_on_masked_keys_other": masked_weight_other}
     ev = Evidence({"sum_errors": np.array(rows)}, scalars)
@@ -68,18 +66,19 @@ def _softmax_check(ctx: CheckContext) -> Outcome:
 def _riemann_check(ctx: CheckContext) -> Outcome:
     x = _inputs(ctx, (2, 8, 4), 1)
     worst, rows = 0.0, []
-    for backbone in ("reference", "circuit", "fc"):
-        base = _model(ctx, backbone=backbone, topk=3, return_attention=True)
-        for mode in ("exact", "euler", "steady"):
-            outs = {}
-            for dt in (0.5, 1.0):
-                m = base.with_options(mode=mode, dt=dt)
-                y, att = _run(m, x)
-                outs[dt] = (np.asarray(y) - np.asarray(m.out_proj.bias), np.asarray(att.weights))
-            lin = float(np.max(np.abs(outs[1.0][0] - 2 * outs[0.5][0])) / max(1e-300, np.max(np.abs(outs[1.0][0]))))
-            same_alpha = float(np.max(np.abs(outs[1.0][1] - outs[0.5][1])))
-            worst = max(worst, lin, same_alpha)
-            rows.append(lin)
+    configs = [base.with_options(mode=mode, dt=dt) for backbone in ("reference", "circuit", "fc")
+               for base in (_model(ctx, backbone=backbone, topk=3, return_attention=True),)
+               for mode in ("exact", "euler", "steady") for dt in (0.5, 1.0)]
+    results = iter(zip(configs, _run_all(configs, x)))
+    for _ in range(len(configs) // 2):  # backbone, then mode: dt 0.5 and 1.0 in turn
+        outs = {}
+        for dt in (0.5, 1.0):
+            m, (y, att) = next(results)
+            outs[dt] = (np.asarray(y) - np.asarray(m.out_proj.bias), np.asarray(att.weights))
+        lin = float(np.max(np.abs(outs[1.0][0] - 2 * outs[0.5][0])) / max(1e-300, np.max(np.abs(outs[1.0][0]))))
+        same_alpha = float(np.max(np.abs(outs[1.0][1] - outs[0.5][1])))
+        worst = max(worst, lin, same_alpha)
+        rows.append(lin)
     ev = Evidence({"relative_nonlinearity": np.array(rows)}, {"max_relative_deviation": worst})
     if worst <= 1e-12:
         return Outcome(Verdict.HOLDS, f"the head output is dt * sum_k alpha_k v_k: output(dt = 1) - bias = 2 (output(dt = 0.5) - bias) to {worst:.2g} "
