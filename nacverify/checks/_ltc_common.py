@@ -28,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext
+from ..host import from_host, host_zeros
 from ..margins import TIGHTER, solver_margin
 from ..solvers._diffrax import solve_system
 
@@ -142,7 +143,7 @@ def _rhs_any(t, y, args):
 
 
 def _rhs_args(p, activation):
-    return {k: jnp.asarray(v) for k, v in p.items()}, jnp.asarray(_ACTIVATIONS.index(activation))
+    return {k: from_host(v) for k, v in p.items()}, jnp.asarray(_ACTIVATIONS.index(activation))
 
 
 def _solve(p, activation, ts, rtol=1e-8, atol=1e-10, x0=None):
@@ -210,11 +211,11 @@ _CACHE: dict = {}
 def _net(n: int, m: int, seed: int, b: int = 1):
     rng = np.random.default_rng([seed, n, m])
     return {
-        "tau": jnp.asarray(np.exp(rng.uniform(np.log(0.01), 0.0, (b, n)))),
-        "gamma_r": jnp.asarray(rng.normal(0, np.sqrt(2 / n), (b, n, n))),
-        "gamma": jnp.asarray(rng.normal(0, np.sqrt(2 / m), (b, m, n))),
-        "mu": jnp.asarray(rng.normal(0, 1, (b, n))),
-        "A": jnp.asarray(rng.normal(0, 1, (b, n))),
+        "tau": from_host(np.exp(rng.uniform(np.log(0.01), 0.0, (b, n)))),
+        "gamma_r": from_host(rng.normal(0, np.sqrt(2 / n), (b, n, n))),
+        "gamma": from_host(rng.normal(0, np.sqrt(2 / m), (b, m, n))),
+        "mu": from_host(rng.normal(0, 1, (b, n))),
+        "A": from_host(rng.normal(0, 1, (b, n))),
     }
 
 
@@ -284,7 +285,7 @@ def _cost_data(ctx: CheckContext):
     both = np.zeros_like(fwd)
     for i, L in enumerate(Ls):
         for j, T in enumerate(Ts):
-            inputs, targets = jnp.zeros((int(T), 1, m)), jnp.zeros((int(T), 1, 2))
+            inputs, targets = host_zeros((int(T), 1, m)), host_zeros((int(T), 1, 2))
             loss = functools.partial(bptt_loss, dt=0.1, L=int(L))
             fwd[i, j] = op_count(jax.make_jaxpr(loss)(theta, inputs, targets))
             both[i, j] = op_count(jax.make_jaxpr(jax.value_and_grad(loss))(theta, inputs, targets))

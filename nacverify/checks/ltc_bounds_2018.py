@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..host import from_host
 from ..margins import TIGHTER, solver_margin
 from ..solvers._diffrax import solve_system
 from ._ltc_common import SEED002
@@ -82,7 +83,7 @@ def _bio_rhs(t, y, p):
 def _eq13_simulation_check(ctx: CheckContext) -> Outcome:
     b = 16 if ctx.quick else 64
     p = draw_bio(b, ctx.seed)
-    pj = {k: jnp.asarray(v) for k, v in p.items() if k not in ("lo", "hi", "v0")}
+    pj = {k: from_host(v) for k, v in p.items() if k not in ("lo", "hi", "v0")}
     ts = np.linspace(0.0, 1.0, 401)
     rtol, atol = 1e-7, 1e-9
     first = solve_system(_bio_rhs, pj, p["v0"].reshape(-1), ts, rtol=rtol, atol=atol, jump_ts=EVENTS)

@@ -24,9 +24,21 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..host import from_host, host_zeros
 from ..program_cache import cached_jit
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
-from ._ltc_common import _CACHE, M, N, SEED002, _bptt_problem, _cost_data, _fit, _linear_fit, _net, bptt_loss
+from ._ltc_common import (
+    _CACHE,
+    SEED002,
+    M,
+    N,
+    _bptt_problem,
+    _cost_data,
+    _fit,
+    _linear_fit,
+    _net,
+    bptt_loss,
+)
 
 __all__ = ["bptt_claims", "graph_depth"]
 
@@ -125,8 +137,8 @@ def _memory_check(ctx: CheckContext) -> Outcome:
 
     def bptt_bytes(T, L):
         if (int(T), int(L)) not in compiled:
-            inputs = jnp.asarray(rng.normal(0, 1, (int(T), 1, M)))
-            targets = jnp.asarray(rng.normal(0, 1, (int(T), 1, 2)))
+            inputs = from_host(rng.normal(0, 1, (int(T), 1, M)))
+            targets = from_host(rng.normal(0, 1, (int(T), 1, 2)))
             compiled[int(T), int(L)] = _temp_bytes(jax.grad(functools.partial(bptt_loss, dt=0.1, L=int(L))), theta, inputs, targets)
         return compiled[int(T), int(L)]
 
@@ -181,7 +193,7 @@ def _depth_data():
     d = np.zeros((len(Ls), len(Ts)))
     for i, L in enumerate(Ls):
         for j, T in enumerate(Ts):
-            inputs, targets = jnp.zeros((int(T), 1, M)), jnp.zeros((int(T), 1, 2))
+            inputs, targets = host_zeros((int(T), 1, M)), host_zeros((int(T), 1, 2))
             jaxpr = jax.make_jaxpr(jax.grad(functools.partial(_unrolled_loss, dt=0.1, L=int(L))))(theta, inputs, targets)
             d[i, j] = graph_depth(jaxpr)
     LT = (Ls[:, None] * Ts[None, :]).ravel()

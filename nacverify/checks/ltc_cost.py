@@ -17,7 +17,16 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ._ltc_common import _CACHE, SEED002, _cost_data, _fit, _linear_fit, _net, fused_sequence
+from ..host import host_zeros
+from ._ltc_common import (
+    _CACHE,
+    SEED002,
+    _cost_data,
+    _fit,
+    _linear_fit,
+    _net,
+    fused_sequence,
+)
 from .ltc_bptt import _adjoint_check
 
 __all__ = ["cost_claims"]
@@ -62,10 +71,10 @@ def _lstm_data(quick: bool = False):
     rows = []
     for n in ns:
         p = _net(int(n), m, 1)
-        x, I = jnp.zeros((1, int(n))), jnp.zeros((1, 1, m))
+        x, I = host_zeros((1, int(n))), host_zeros((1, 1, m))
         ltc = _flops(lambda p, I: fused_sequence(p, I, 0.1, L), p, I)
         ltc_once = _flops(lambda p, I: fused_sequence(p, I, 0.1, L, f_once=True), p, I)
-        lp = {"U": jnp.zeros((int(n), 4 * int(n))), "W": jnp.zeros((m, 4 * int(n))), "b": jnp.zeros(4 * int(n))}
+        lp = {"U": host_zeros((int(n), 4 * int(n))), "W": host_zeros((m, 4 * int(n))), "b": host_zeros(4 * int(n))}
         lstm = _flops(lambda lp, x, I: _lstm_step(lp, x, x, I), lp, x, I[0])
         rows.append((ltc, ltc_once, lstm))
     _CACHE[key] = (ns, m, L, np.array(rows))

@@ -12,16 +12,26 @@ fitted by a power law and by an exponential. Networks: `_ltc_common`'s batched e
 
 from __future__ import annotations
 
-
 import diffrax
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..host import from_host
 from ..program_cache import cached_jit
 from ..solvers._diffrax import solve_system
-from ._ltc_common import N, RANGES_TEXT, SEED002, T, _f, _rhs_sigmoid, _solve, activation_fn, draw_networks
+from ._ltc_common import (
+    RANGES_TEXT,
+    SEED002,
+    N,
+    T,
+    _f,
+    _rhs_sigmoid,
+    _solve,
+    activation_fn,
+    draw_networks,
+)
 
 __all__ = ["stability_claims", "stiff_step_counts", "fit_growth"]
 
@@ -41,7 +51,7 @@ def _iterate(p, dt, steps, activation: str, scheme: str):
 
 
 def _fused(p, activation, steps, dt, scheme="fused"):
-    pj = {k: jnp.asarray(v) for k, v in p.items()}
+    pj = {k: from_host(v) for k, v in p.items()}
     return np.asarray(_iterate(pj, jnp.asarray(dt, dtype=jnp.float64), jnp.asarray(steps), activation, scheme))
 
 
@@ -154,7 +164,7 @@ def stiff_step_counts(taus, rtols, seed: int, *, solver: str = "Tsit5", horizon:
                 out[i, j] = sol.t.size - 1
             else:
                 s = {"Tsit5": diffrax.Tsit5, "Kvaerno5": diffrax.Kvaerno5}[solver]()
-                pj = {k: jnp.asarray(v) for k, v in p.items()}
+                pj = {k: from_host(v) for k, v in p.items()}
                 out[i, j] = solve_system(_rhs_sigmoid, pj, np.zeros(N), np.array([0.0, horizon]), rtol=rtol, atol=rtol / 100, solver=s).num_steps
     return out
 

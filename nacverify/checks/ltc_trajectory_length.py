@@ -11,12 +11,12 @@ random Hard-tanh Neural ODE, CT-RNN and LTC models sharing weights, circular 2-D
 
 from __future__ import annotations
 
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..host import from_host
 from ..program_cache import cached_jit
 from ._ltc_common import _CACHE, SEED002, _fit
 
@@ -75,10 +75,10 @@ def _traj_lengths(k: int, sw2: float, seeds: int, steps: int = 300):
     key = ("traj", k, sw2, seeds, steps)
     if key not in _CACHE:
         rng = np.random.default_rng([k, int(sw2 * 10), 8])
-        W = jnp.asarray(rng.normal(0, np.sqrt(sw2 / k), (seeds, k, k)))
-        U = jnp.asarray(rng.normal(0, np.sqrt(sw2 / 2), (seeds, 2, k)))
-        b = jnp.asarray(rng.normal(0, 1.0, (seeds, 1, k)))
-        A = jnp.asarray(rng.normal(0, 1.0, (seeds, 1, k)))
+        W = from_host(rng.normal(0, np.sqrt(sw2 / k), (seeds, k, k)))
+        U = from_host(rng.normal(0, np.sqrt(sw2 / 2), (seeds, 2, k)))
+        b = from_host(rng.normal(0, 1.0, (seeds, 1, k)))
+        A = from_host(rng.normal(0, 1.0, (seeds, 1, k)))
         _CACHE[key] = np.asarray(_traj_run(W, U, b, A, steps))  # (seeds, 3)
     return _CACHE[key]
 

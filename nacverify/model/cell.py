@@ -24,6 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..errors import BadInput
+from ..host import from_host, host_zeros
 from .wiring import Wiring
 
 __all__ = ["NCPCell", "glorot_uniform", "orthogonal", "ACTIVATIONS"]
@@ -47,14 +48,14 @@ def key_rng(key: jax.Array) -> np.random.Generator:
 def glorot_uniform(key, fan_in: int, fan_out: int, dtype) -> jax.Array:
     """Keras' default kernel initializer: U(-l, l), l = sqrt(6 / (fan_in + fan_out))."""
     limit = np.sqrt(6.0 / max(fan_in + fan_out, 1))
-    return jnp.asarray(key_rng(key).uniform(-limit, limit, size=(fan_in, fan_out)), dtype)
+    return from_host(key_rng(key).uniform(-limit, limit, size=(fan_in, fan_out)), dtype)
 
 
 def orthogonal(key, n: int, dtype) -> jax.Array:
     """Keras' orthogonal initializer for a square matrix (QR of a Gaussian, sign-fixed)."""
     a = key_rng(key).standard_normal((n, n))
     q, r = np.linalg.qr(a)
-    return jnp.asarray(q * np.sign(np.diagonal(r))[None, :], dtype)
+    return from_host(q * np.sign(np.diagonal(r))[None, :], dtype)
 
 
 def _ix(index: Sequence[int]) -> np.ndarray:
@@ -121,20 +122,20 @@ class NCPCell(eqx.Module):
         in_mask = np.zeros((n_in, units), np.int8)
         in_mask[:, list(self.input_index)] = 1
         rec_mask = np.abs(wiring.adjacency).astype(np.int8)
-        self.input_mask = jnp.asarray(in_mask)
-        self.recurrent_mask = jnp.asarray(rec_mask)
-        self.active_mask = jnp.asarray(active.astype(np.int8))
+        self.input_mask = from_host(in_mask)
+        self.recurrent_mask = from_host(rec_mask)
+        self.active_mask = from_host(active.astype(np.int8))
         self.activation = activation
         self.pointwise = not bool(np.any(rec_mask[np.ix_(active, active)]))
         self.successors = tuple(tuple(int(j) for j in np.nonzero(rec_mask[i])[0]) for i in range(units))
         k_in, k_rec = jax.random.split(key)
         self.input_kernel = glorot_uniform(k_in, n_in, units, dtype)
         self.recurrent_kernel = orthogonal(k_rec, units, dtype)
-        self.bias = jnp.zeros((units,), dtype)
-        self.w_in = jnp.ones((n_in,), dtype)
-        self.b_in = jnp.zeros((n_in,), dtype)
-        self.w_out = jnp.ones((len(self.output_index),), dtype)
-        self.b_out = jnp.zeros((len(self.output_index),), dtype)
+        self.bias = host_zeros((units,), dtype)
+        self.w_in = from_host(np.ones((n_in,), dtype))
+        self.b_in = host_zeros((n_in,), dtype)
+        self.w_out = from_host(np.ones((len(self.output_index),), dtype))
+        self.b_out = host_zeros((len(self.output_index),), dtype)
 
     # ------------------------------------------------------------------ literal algebra
     @property

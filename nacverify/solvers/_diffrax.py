@@ -34,6 +34,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..errors import NacverifyError
+from ..host import from_host
 from ..odes import logit_rhs
 from ..precision import uses_float64
 from ..program_cache import cached_jit
@@ -174,9 +175,9 @@ def solve_system(
     grid = np.asarray(ts, dtype=np.float64)
     if grid.ndim != 1 or np.any(np.diff(grid) < 0):  # diffrax's own SaveAt(ts) check, made here (module docstring)
         raise NacverifyError(f"the saving grid must be one-dimensional and non-decreasing (shape {grid.shape})")
-    ts = jnp.asarray(grid)
+    ts = from_host(grid)
     inside = [t for t in sorted(set(jump_ts)) if float(grid[0]) < t < float(grid[-1])]
-    jumps = jnp.asarray(inside, dtype=jnp.float64) if inside else None
+    jumps = from_host(np.asarray(inside, dtype=np.float64)) if inside else None
     with checks_without_callbacks():
         ys, accepted, rejected, successful, max_steps_reached = _solve_system(
             vector_field, args, y0, ts, jnp.asarray(rtol, dtype=jnp.float64), jnp.asarray(atol, dtype=jnp.float64), jumps, solver or diffrax.Tsit5(),
