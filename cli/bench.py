@@ -83,9 +83,12 @@ def bench(
     scaling_repeats: Annotated[int, typer.Option("--scaling-repeats", help="Alternating 1- and 2-worker runs; the best of each counts (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 2,
     check_scaling: Annotated[bool, typer.Option("--check-scaling", help="Instead of NAC: `check --quick` in a fresh process with 1, 2, 4, ... workers up to the usable cores, after a warm-up run; wall times, speedups and whether the verdicts agree (report: /bench/check_scaling).", rich_help_panel=CHECK_PANEL)] = False,
     scaling_jobs: Annotated[Optional[str], typer.Option("--scaling-jobs", help="Comma-separated worker counts for --check-scaling (default: 1, 2, 4, ... up to the usable cores).", rich_help_panel=CHECK_PANEL)] = None,
+    cold_caches: Annotated[bool, typer.Option("--cold-caches", help="--check-scaling without the warm-up: each run with empty caches of its own (compilation, traced programs, catalog), as a first run after installing.", rich_help_panel=CHECK_PANEL)] = False,
 ) -> None:
     """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
     with --ltc-audit, time the LTC audit instead."""
+    if cold_caches and not check_scaling:
+        raise BadInput("--cold-caches applies to --check-scaling only")
     if batch is not None and (check_scaling or sweep_bench or ltc_audit):
         mode = "--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit"
         raise BadInput(f"--batch times the NAC suite's rows; it does not apply to {mode}")
@@ -98,7 +101,7 @@ def bench(
             raise BadInput(f"--scaling-jobs must be comma-separated integers, got {scaling_jobs!r}") from None
         if ladder is not None and not all(1 <= j <= 64 for j in ladder):
             raise BadInput(f"--scaling-jobs must be between 1 and 64, got {scaling_jobs!r}")
-        raise check_scaling_bench(jobs=ladder, out=out, force=force)
+        raise check_scaling_bench(jobs=ladder, out=out, force=force, cold=cold_caches)
     if sweep_bench:
         from .bench_sweep import sweep_bench as bench_the_sweep
 

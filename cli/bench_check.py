@@ -2,8 +2,11 @@
 
 Each run is ``nacverify check --quick --no-gate --jobs J`` in a fresh process, as a user runs it
 (worker start, catalog load and compiles included), for J = 1, 2, 4, ... up to the usable cores
-(or `--scaling-jobs`). A warm-up run first fills JAX's compilation cache, so that every timed run
-finds it warm (the order of the runs would otherwise decide which one pays the compiles). Each run's
+(or `--scaling-jobs`). A warm-up run first fills the caches (JAX's compilation cache, the traced
+programs, the claim catalog), so that every timed run finds them warm (the order of the runs would
+otherwise decide which one pays the compiles). With ``--cold-caches`` there is no warm-up, and each
+run gets empty caches of its own instead (a first run after installing: every program traced and
+compiled). Each run's
 verdicts must equal the others' (`same_verdicts`): the plan of tasks changes with J, the verdicts
 must not. Report: ``/bench/check_scaling`` (reports/SCHEMA.md).
 """
@@ -37,33 +40,49 @@ def jobs_ladder(cores: int) -> list[int]:
     return out if out[-1] == cores else [*out, cores]
 
 
-def _run_check(jobs: int, folder: Path) -> tuple[float, dict]:
+#: The environment variables naming the command line's caches (cli/__init__.py), and JAX's own.
+CACHE_VARIABLES = ("NACVERIFY_JAX_CACHE", "NACVERIFY_PROGRAM_CACHE", "NACVERIFY_CATALOG_CACHE")
+
+
+def _cold_env(folder: Path) -> dict[str, str]:
+    """An environment whose caches are new empty folders under `folder` (the user's own left alone)."""
+    env = {k: v for k, v in os.environ.items() if k != "JAX_COMPILATION_CACHE_DIR"}
+    for variable in CACHE_VARIABLES:
+        env[variable] = str(folder / variable.lower())
+    return env
+
+
+def _run_check(jobs: int, folder: Path, *, cold: bool = False) -> tuple[float, dict]:
     path = folder / f"check-{jobs}.h5"
     cmd = [sys.executable, "-m", "nacverify.cli.app", "check", "--quick", "--no-gate", "--jobs", str(jobs), "--format", "json", "--out", str(path), "--force"]
+    env = _cold_env(Path(tempfile.mkdtemp(prefix=f"caches-{jobs}-", dir=folder))) if cold else dict(os.environ)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1"})
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**env, "NO_COLOR": "1"})
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise typer.Exit(proc.returncode)
     return wall, json.loads(proc.stdout)
 
 
-def check_scaling_bench(*, jobs: Optional[list[int]], out: Optional[Path], force: bool) -> typer.Exit:
+def check_scaling_bench(*, jobs: Optional[list[int]], out: Optional[Path], force: bool, cold: bool = False) -> typer.Exit:
     ladder = jobs or jobs_ladder(usable_cores())
     out_path = check_writable(out or default_report_path("bench-check-scaling"), overwrite=force)
     report = Report(command=command_line())
     rows: dict[int, dict] = {}
     verdicts: dict[int, dict[str, str]] = {}
-    console.print(f"device: {device_description()}; {usable_cores()} usable cores; runs: warm-up, then jobs {', '.join(map(str, ladder))}", markup=False)
+    runs = f"jobs {', '.join(map(str, ladder))}, each with empty caches" if cold else f"warm-up, then jobs {', '.join(map(str, ladder))}"
+    console.print(f"device: {device_description()}; {usable_cores()} usable cores; runs: {runs}", markup=False)
+    warm_wall = float("nan")
     try:
         with tempfile.TemporaryDirectory() as tmp, progress_bar() as bar:
-            task = bar.add_task("check --quick", total=len(ladder) + 1)
-            bar.update(task, description="warm-up (fills the compilation cache)")
-            warm_wall, _ = _run_check(ladder[-1], Path(tmp))
-            bar.advance(task)
+            task = bar.add_task("check --quick", total=len(ladder) + (0 if cold else 1))
+            if not cold:
+                bar.update(task, description="warm-up (fills the caches)")
+                warm_wall, _ = _run_check(ladder[-1], Path(tmp))
+                bar.advance(task)
             for j in ladder:
-                bar.update(task, description=f"check --quick --jobs {j}")
-                wall, doc = _run_check(j, Path(tmp))
+                bar.update(task, description=f"check --quick --jobs {j}{' (empty caches)' if cold else ''}")
+                wall, doc = _run_check(j, Path(tmp), cold=cold)
                 verdicts[j] = {c["id"]: c["verdict"] for c in doc["claims"]}
                 claims_s = float(sum(c["seconds"] for c in doc["claims"]))
                 rows[j] = {"jobs": j, "wall_s": wall, "claims": len(doc["claims"]), "claim_seconds_sum": claims_s,
@@ -74,10 +93,12 @@ def check_scaling_bench(*, jobs: Optional[list[int]], out: Optional[Path], force
         raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(rows)} of {len(ladder)} runs") from None
     same = len({json.dumps(v, sort_keys=True) for v in verdicts.values()}) == 1
     report.sections["bench/check_scaling"] = {
-        "device": device_description(), "usable_cores": usable_cores(), "warmup_wall_s": warm_wall, "same_verdicts": same,
+        "device": device_description(), "usable_cores": usable_cores(), "caches": "cold" if cold else "warm", "warmup_wall_s": warm_wall,
+        "same_verdicts": same,
         **{f"jobs_{j}": r for j, r in rows.items()},
     }
-    table = Table(title=f"check --quick against workers (fresh process each, warm compilation cache; warm-up {warm_wall:.1f} s)")
+    title = "fresh process and empty caches each" if cold else f"fresh process each, warm caches; warm-up {warm_wall:.1f} s"
+    table = Table(title=f"check --quick against workers ({title})")
     for col in ("jobs", "wall s", "speedup", "claim s (sum)"):
         table.add_column(col, justify="right")
     for j, r in rows.items():

@@ -286,3 +286,48 @@ def test_bench_batch_command_writes_rows_per_batch_and_names_the_machine(tmp_pat
     page = (tmp_path / "html" / "index.html").read_text()
     for col in ("flops", "bytes_accessed", "achieved_flops_per_second", "achieved_bytes_per_second", "peak_fraction_flops_per_second", "block-T32@b2", "peak_flops_source"):
         assert col in page, col
+
+
+@pytest.mark.parametrize("cold", [False, True])
+def test_check_scaling_runs_warm_after_a_warm_up_or_cold_with_empty_caches_each(tmp_path, monkeypatch, cold):
+    import json
+    import math
+    import subprocess
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    import h5py
+
+    from nacverify.cli import bench_check
+
+    calls = []
+
+    def fake_run(cmd, capture_output, text, env):
+        calls.append(env)
+        doc = {"claims": [{"id": "a", "verdict": "holds", "seconds": 1.0}]}
+        return SimpleNamespace(returncode=0, stdout=json.dumps(doc), stderr="")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(tmp_path / "users-own"))
+    out = tmp_path / "scaling.h5"
+    assert bench_check.check_scaling_bench(jobs=[1, 2], out=out, force=False, cold=cold).exit_code == 0
+    with h5py.File(out) as f:
+        attrs = dict(f["bench/check_scaling"].attrs)
+    if not cold:  # the warm-up, then one run per worker count, all with the user's caches
+        assert len(calls) == 3 and all(env["JAX_COMPILATION_CACHE_DIR"] == str(tmp_path / "users-own") for env in calls)
+        assert attrs["caches"] == "warm" and not math.isnan(attrs["warmup_wall_s"])
+        return
+    assert len(calls) == 2 and attrs["caches"] == "cold" and math.isnan(attrs["warmup_wall_s"])
+    folders = [[env[v] for v in bench_check.CACHE_VARIABLES] for env in calls]
+    assert all("JAX_COMPILATION_CACHE_DIR" not in env for env in calls)
+    assert len({f for run in folders for f in run}) == 6  # three caches per run, none shared
+    cli_init = (Path(__file__).resolve().parents[1] / "cli" / "__init__.py").read_text()
+    assert all(f'"{v}"' in cli_init for v in bench_check.CACHE_VARIABLES)  # the command line's own cache variables
+
+
+def test_cold_caches_is_refused_without_check_scaling(tmp_path):
+    res = runner.invoke(app, ["bench", "--cold-caches", "--out", str(tmp_path / "x.h5")])
+    assert res.exit_code == 2
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--cold-caches" in lines[0], res.output
+    assert not (tmp_path / "x.h5").exists()
