@@ -15,7 +15,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..program_cache import cached_jit
-from ._nac_text import SEED000, SEED001, _inputs, _model, _run, _trace
+from ._nac_text import SEED000, SEED001, _inputs, _model, _run, _trace_all
 
 __all__ = ["QUICK_DIAGONAL", "thm2_proof_claims"]
 
@@ -39,16 +39,14 @@ def _keff1_check(ctx: CheckContext) -> Outcome:
             ok &= good
             rows.append((name, K, shape[-1], requested, clamped))
     shapes = []
-    for curation in ("exact", "block"):
-        for K in (1, 2, 8):
-            m = _model(ctx, backbone="reference", topk=K, curation=curation)
-            x = _inputs(ctx, (2, 1, 4), 6)
-            tr = _trace(m, x)
-            qh = np.asarray(m._heads(m._project(m.q_proj, jnp.asarray(x), False)))  # (B, H, 1, D)
-            kh = np.asarray(m._heads(m._project(m.k_proj, jnp.asarray(x), False)))
-            expected = np.concatenate([qh[..., None, :], kh[..., None, :]], axis=-1)  # [q; k] of the only pair
-            shapes.append(tuple(tr.u.shape))
-            ok &= tuple(tr.u.shape) == expected.shape == (2, 2, 1, 1, 4) and bool(np.array_equal(np.asarray(tr.u), expected))
+    models = [_model(ctx, backbone="reference", topk=K, curation=curation) for curation in ("exact", "block") for K in (1, 2, 8)]
+    x = _inputs(ctx, (2, 1, 4), 6)
+    for m, tr in zip(models, _trace_all(models, x, [None] * len(models))):  # one compiled program (_nac_text)
+        qh = np.asarray(m._heads(m._project(m.q_proj, jnp.asarray(x), False)))  # (B, H, 1, D)
+        kh = np.asarray(m._heads(m._project(m.k_proj, jnp.asarray(x), False)))
+        expected = np.concatenate([qh[..., None, :], kh[..., None, :]], axis=-1)  # [q; k] of the only pair
+        shapes.append(tuple(tr.u.shape))
+        ok &= tuple(tr.u.shape) == expected.shape == (2, 2, 1, 1, 4) and bool(np.array_equal(np.asarray(tr.u), expected))
     scalars = {"block_requests_K8": rows[-1][3], "blocks_available_K8": rows[-1][4]}
     msg = (f"T_q = T_k = 1: K_eff = 1 and U = [q; k] of shape (B, H, 1, 1, 2D) = {shapes[0]} for K in 1, 2, 8 with exact and block curation; "
            f"Algorithm 2 as printed asks ceil(K/B_s) = {rows[-1][3]} blocks of N_b = 1 for K = 8 (B_s = 1): the implementation clamps the "
