@@ -88,6 +88,9 @@ def test_the_installed_xla_accepts_the_flag_and_its_elementwise_functions_keep_t
     # exp, tanh, expm1, log1p, sigmoid and softplus at 100,000 points in [-30, 30], float64: the
     # classic emitters give XLA's default results bit for bit (the report's few changed numbers
     # come from how loops are fused, not from these functions)
+    from nacverify.cli._devices import CLASSIC_EMITTERS_FLAG, _jaxlib_knows
+
+    assert CLASSIC_EMITTERS_FLAG == FLAG and _jaxlib_knows(FLAG.split("=")[0].lstrip("-"))  # what the command line adds here
     classic = _elementwise_bits(FLAG)
     assert len(classic) == 2 * 8 * 6 * 100_000
     assert classic == _elementwise_bits(None)
