@@ -58,6 +58,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .errors import BadInput
+from .host import from_host
 
 __all__ = [
     "ACTIVATIONS",
@@ -258,7 +259,7 @@ def random_abstract_ltc(n: int, m: int, seed: int, *, activation: str = "sigmoid
     gamma = rng.normal(0.0, np.sqrt(2.0 / m), size=(m, n))
     mu = rng.normal(0.0, 1.0, size=n)
     A = rng.normal(0.0, 1.0, size=n)
-    return AbstractLTC(*(jnp.asarray(a) for a in (tau, gamma_r, gamma, mu, A)), activation=activation)
+    return AbstractLTC(*(from_host(a) for a in (tau, gamma_r, gamma, mu, A)), activation=activation)
 
 
 def random_biophysical_ltc(n: int, m: int, seed: int) -> BiophysicalLTC:

@@ -28,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..host import from_host
 from ..program_cache import cached_jit
 from ._costs import alg2_block_literal, alg2_block_sizes
 
@@ -155,12 +156,12 @@ def value_path_fit(seed: int, d_model: int, target=lambda s: s**2, points: int =
     m = _model(seed, d_model, 1, backbone="circuit", activation="tanh")
     vp = m.v_proj
     vp = eqx.tree_at(lambda c: (c.input_kernel, c.bias), vp,
-                     (jnp.asarray(rng.normal(0.0, 4.0, vp.input_kernel.shape)), jnp.asarray(rng.uniform(-4.0, 4.0, vp.bias.shape))))
+                     (from_host(rng.normal(0.0, 4.0, vp.input_kernel.shape)), from_host(rng.uniform(-4.0, 4.0, vp.bias.shape))))
     m = eqx.tree_at(lambda mm: mm.v_proj, m, vp)
     s = np.linspace(-1.0, 1.0, points)
     x = np.zeros((s.size, 1, d_model))
     x[:, 0, 0] = s
-    values, out = _values_and_output(m, jnp.asarray(x))
+    values, out = _values_and_output(m, from_host(x))
     features = np.c_[np.asarray(values)[:, 0, :], np.ones(s.size)]
     out = np.asarray(out)
     coef, *_ = np.linalg.lstsq(features, out, rcond=None)

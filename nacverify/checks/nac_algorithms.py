@@ -16,6 +16,7 @@ import functools
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..host import from_host
 from ._costs import SEED000, SEED001, alg2_block_literal, alg2_block_sizes, alg2_exact_literal
 
 __all__ = ["algorithm_claims"]
@@ -45,7 +46,6 @@ def _alg2_runs(seed: int, quick: bool) -> dict:
     """The suite's block curation on seeded Gaussian Q, K for every (T_k, K) cell of the grid:
     (q, k, indices, valid) as NumPy arrays; one jitted call per cell, shared by the Algorithm 2 claims."""
     import jax
-    import jax.numpy as jnp
 
     from ..model.curation import block_layout, block_topk
 
@@ -54,7 +54,7 @@ def _alg2_runs(seed: int, quick: bool) -> dict:
     for tk, topk in _cells(quick):
         q, k = _rand_qk(rng, _ALG2_TQ, tk, _ALG2_D, _ALG2_LEAD)
         f = jax.jit(lambda q_, k_, t=topk: block_topk(q_, block_layout(k_, t)))
-        sel = f(jnp.asarray(q), jnp.asarray(k))
+        sel = f(from_host(q), from_host(k))
         out[(tk, topk)] = (q, k, np.asarray(sel.indices), np.asarray(sel.valid))
     return out
 
@@ -191,7 +191,6 @@ def _alg2_keff_valid_check(ctx: CheckContext) -> Outcome:
 # ---------------------------------------------------------------------------- seed 001 Algorithm 2
 def _alg2_001_check(ctx: CheckContext) -> Outcome:
     import jax
-    import jax.numpy as jnp
 
     from ..model import NAC
     from ..model.curation import exact_topk
@@ -202,7 +201,7 @@ def _alg2_001_check(ctx: CheckContext) -> Outcome:
     for tk, topk in ((4, 8), (16, 8), (64, 8), (9, 2), (1, 8), (33, 32)):
         q, k = _rand_qk(rng, 5, tk, d, (2, 3))
         lit = alg2_exact_literal(q, k, topk)
-        sel = np.asarray(exact_topk(jnp.asarray(q), jnp.asarray(k), topk).indices)
+        sel = np.asarray(exact_topk(from_host(q), from_host(k), topk).indices)
         cases += 1
         same = sel.shape == lit["indices"].shape and np.array_equal(np.sort(sel, -1), np.sort(lit["indices"], -1))
         if not same or lit["k_eff"] != min(topk, tk):
@@ -213,7 +212,7 @@ def _alg2_001_check(ctx: CheckContext) -> Outcome:
     model = NAC(8, 2, key=jax.random.PRNGKey(ctx.seed), curation="exact", topk=8)
     traced = eqx.filter_jit(lambda m_, x_: m_.trace(x_))
     for t in ((4,) if ctx.quick else (4, 16)):
-        x = jnp.asarray(rng.standard_normal((1, t, 8)))
+        x = from_host(rng.standard_normal((1, t, 8)))
         tr = traced(model, x)
         depth = 4
         u = np.asarray(tr.u)
