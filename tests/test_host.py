@@ -37,5 +37,5 @@ def test_nothing_is_compiled_and_jax_values_pass_through():
         _, names = traced_names(jnp.asarray, np.zeros((5, 19, 3)))
         assert names  # what from_host avoids (jnp.asarray of a NumPy array is a traced identity)
         x = jnp.arange(3.0)
-        assert from_host(x) is x or np.array_equal(np.asarray(from_host(x)), np.asarray(x))
+        assert from_host(x) is x  # a JAX array is passed on as jnp.asarray passes it
         assert jax.jit(lambda v: from_host(v) * 2)(x).tolist() == [0.0, 2.0, 4.0]
