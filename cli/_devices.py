@@ -38,6 +38,7 @@ import sys
 PLATFORM_ENV = "NACVERIFY_PLATFORM"
 EMITTERS_ENV = "NACVERIFY_XLA_EMITTERS"
 CLASSIC_EMITTERS_FLAG = "--xla_cpu_use_fusion_emitters=false"
+_FLAG_NAME = "xla_cpu_use_fusion_emitters"
 #: Commands that run on JAX's default device; every other command verifies, on the CPU.
 DEVICE_COMMANDS = frozenset({"bench", "backends"})
 
@@ -74,19 +75,27 @@ def prepare_process(argv: list[str]) -> None:
 
 
 def classic_cpu_emitters() -> bool:
-    """Add `CLASSIC_EMITTERS_FLAG` to ``XLA_FLAGS`` (module docstring) unless ``NACVERIFY_XLA_EMITTERS``
-    is ``default``, ``XLA_FLAGS`` names the flag already, or the installed jaxlib does not know it.
-    Returns whether the flag is now in force. Only before JAX starts a backend: XLA reads its flags once."""
-    if os.environ.get(EMITTERS_ENV, "").strip().lower() == "default":
-        return False
+    """Add `CLASSIC_EMITTERS_FLAG` to ``XLA_FLAGS`` (module docstring) unless `_emitters_withheld` gives
+    a reason not to. Returns whether the flag is now in force. Only before JAX starts a backend: XLA
+    reads its flags once."""
     flags = os.environ.get("XLA_FLAGS", "")
-    name = CLASSIC_EMITTERS_FLAG.split("=")[0]
-    if name in flags:
+    if _FLAG_NAME in flags:
         return CLASSIC_EMITTERS_FLAG in flags.split()
-    if not _jaxlib_knows(name.lstrip("-")) or ("jax" in sys.modules and _backends_started()):
+    if _emitters_withheld() or ("jax" in sys.modules and _backends_started()):
         return False
     os.environ["XLA_FLAGS"] = f"{flags} {CLASSIC_EMITTERS_FLAG}".strip()
     return True
+
+
+def _emitters_withheld() -> str | None:
+    """Why verification keeps XLA's default emitters here, or None when it takes the classic ones."""
+    if os.environ.get(EMITTERS_ENV, "").strip().lower() == "default":
+        return f"{EMITTERS_ENV}=default"
+    if _FLAG_NAME in os.environ.get("XLA_FLAGS", ""):
+        return f"XLA_FLAGS names {_FLAG_NAME}"
+    if not _jaxlib_knows(_FLAG_NAME):
+        return f"this jaxlib has no {_FLAG_NAME}"
+    return None
 
 
 def _jaxlib_knows(flag: str) -> bool:
@@ -140,10 +149,9 @@ def device_table() -> list[tuple[str, str]]:
 
 
 def _emitters() -> str:
-    if os.environ.get(EMITTERS_ENV, "").strip().lower() == "default":
-        return f"XLA's defaults ({EMITTERS_ENV}=default)"
-    if not _jaxlib_knows(CLASSIC_EMITTERS_FLAG.split("=")[0].lstrip("-")):
-        return "XLA's defaults (this jaxlib has no xla_cpu_use_fusion_emitters)"
+    withheld = _emitters_withheld()
+    if withheld:
+        return f"XLA's defaults ({withheld})"
     return f"classic, compiled faster ({CLASSIC_EMITTERS_FLAG}; bench keeps XLA's defaults)"
 
 

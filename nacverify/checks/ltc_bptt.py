@@ -27,18 +27,7 @@ from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_
 from ..host import from_host, host_zeros
 from ..program_cache import cached_jit
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
-from ._ltc_common import (
-    _CACHE,
-    SEED002,
-    M,
-    N,
-    _bptt_problem,
-    _cost_data,
-    _fit,
-    _linear_fit,
-    _net,
-    bptt_loss,
-)
+from ._ltc_common import _CACHE, M, N, SEED002, _bptt_problem, _cost_data, _fit, _linear_fit, _net, bptt_loss
 
 __all__ = ["bptt_claims", "graph_depth"]
 

@@ -18,15 +18,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import host_zeros
-from ._ltc_common import (
-    _CACHE,
-    SEED002,
-    _cost_data,
-    _fit,
-    _linear_fit,
-    _net,
-    fused_sequence,
-)
+from ._ltc_common import _CACHE, SEED002, _cost_data, _fit, _linear_fit, _net, fused_sequence
 from .ltc_bptt import _adjoint_check
 
 __all__ = ["cost_claims"]

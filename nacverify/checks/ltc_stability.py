@@ -21,17 +21,7 @@ from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_
 from ..host import from_host
 from ..program_cache import cached_jit
 from ..solvers._diffrax import solve_system
-from ._ltc_common import (
-    RANGES_TEXT,
-    SEED002,
-    N,
-    T,
-    _f,
-    _rhs_sigmoid,
-    _solve,
-    activation_fn,
-    draw_networks,
-)
+from ._ltc_common import N, RANGES_TEXT, SEED002, T, _f, _rhs_sigmoid, _solve, activation_fn, draw_networks
 
 __all__ = ["stability_claims", "stiff_step_counts", "fit_growth"]
 
