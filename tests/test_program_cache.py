@@ -93,6 +93,35 @@ def test_a_program_read_back_is_not_traced_again_and_gives_the_same_bits(folder,
     np.testing.assert_allclose(reference, np.sum(np.asarray(x) * 2.5, axis=-1) + np.asarray(offset), rtol=1e-15)
 
 
+def weighted_difference(a, b):
+    """a - 2 b, elementwise: two array arguments that a caller may pass as one object."""
+    return a - 2.0 * b
+
+
+CACHED_DIFFERENCE = program_cache.cached_jit(weighted_difference)
+
+
+def test_an_array_passed_twice_is_one_input_and_the_aliasing_is_part_of_the_key(folder, monkeypatch):
+    """f(x, x) = x - 2x = -x; f(x, y) = x - 2y. The call with one object twice stores a program of one
+    input; the call with two objects of the same shape must not reuse it (it would compute -x or fail)."""
+    with float64():
+        x, _ = _data()
+        y = x + 1.0
+        same = np.asarray(CACHED_DIFFERENCE(x, x))
+        stored = program_cache._LOADED[program_cache._key(("test_program_cache", "weighted_difference"), None, (x, x))]
+        _new_process(monkeypatch)
+        distinct = np.asarray(CACHED_DIFFERENCE(x, y))
+        _new_process(monkeypatch)
+        again = np.asarray(CACHED_DIFFERENCE(x, x))  # read back from disk
+    assert len(stored.in_avals) == 1
+    assert program_cache._aliases([x, x, y, x]) == (0, 0, 1, 0)
+    assert [id(a) for a in program_cache.inputs((x, [x, y]))] == [id(x), id(y)]
+    np.testing.assert_array_equal(same, -np.asarray(x))
+    np.testing.assert_array_equal(again, -np.asarray(x))
+    np.testing.assert_array_equal(distinct, np.asarray(x) - 2.0 * np.asarray(y))
+    assert len(list(folder.glob("*/*" + program_cache.SUFFIX))) == 2
+
+
 def test_inside_grad_and_vmap_the_function_is_differentiated_and_batched_as_filter_jit(folder):
     """d/dx sum(x * 2.5 + offset) = 2.5 everywhere; vmap over rows equals the batched call."""
     with float64():

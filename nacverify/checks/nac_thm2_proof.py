@@ -39,7 +39,8 @@ def _keff1_check(ctx: CheckContext) -> Outcome:
             ok &= good
             rows.append((name, K, shape[-1], requested, clamped))
     shapes = []
-    models = [_model(ctx, backbone="reference", topk=K, curation=curation) for curation in ("exact", "block") for K in (1, 2, 8)]
+    base = _model(ctx, backbone="reference")  # one set of parameters: the variants share them in the compiled program
+    models = [base.with_options(topk=K, curation=curation) for curation in ("exact", "block") for K in (1, 2, 8)]
     x = _inputs(ctx, (2, 1, 4), 6)
     for m, tr in zip(models, _trace_all(models, x, [None] * len(models))):  # one compiled program (_nac_text)
         qh = np.asarray(m._heads(m._project(m.q_proj, jnp.asarray(x), False)))  # (B, H, 1, D)
