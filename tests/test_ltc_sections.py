@@ -160,6 +160,27 @@ def test_bptt_gradient_against_finite_differences():
         assert float(g[key][idx]) == pytest.approx(float((up - dn) / (2 * h)), rel=1e-6, abs=1e-9)
 
 
+def test_memory_analysis_compile_options_leave_the_temporary_bytes_alone():
+    """ltc.table_bptt.memory compiles its programs at XLA's optimisation level 0 (they are never run);
+    the temporary bytes it reads must be those of the default compile (XLA's buffer assignment), for a
+    BPTT gradient through the eq. 9 scan and a BacksolveAdjoint gradient."""
+    import functools
+
+    import diffrax
+
+    with float64():
+        theta, _, _ = ltc_bptt._bptt_problem(0)
+        theta["tau"] = jnp.full((1, N), 0.5)
+        rng = np.random.default_rng(4)
+        inputs, targets = jnp.asarray(rng.normal(0, 1, (256, 1, M))), jnp.asarray(rng.normal(0, 1, (256, 1, 2)))
+        programs = [(jax.grad(functools.partial(bptt_loss, dt=0.1, L=2)), (theta, inputs, targets)),
+                    (jax.grad(functools.partial(ltc_bptt._adjoint_loss, T=1.0, adjoint=diffrax.BacksolveAdjoint())), (theta,))]
+        for fn, args in programs:
+            default = jax.jit(fn).lower(*args).compile().memory_analysis().temp_size_in_bytes
+            assert default > 0
+            assert ltc_bptt._temp_bytes(fn, *args) == float(default)
+
+
 def test_graph_depth_and_op_count_by_hand():
     jaxpr = jax.make_jaxpr(lambda x: jnp.sin(jnp.cos(x)) + x)(1.0)
     assert graph_depth(jaxpr) == 3  # cos -> sin -> add
