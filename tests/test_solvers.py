@@ -207,3 +207,31 @@ def test_requested_missing_backend_raises_environment_problem(monkeypatch, tmp_p
     monkeypatch.setenv("PYTHON_JULIAPKG_PROJECT", str(tmp_path / "env"))
     with pytest.raises(EnvironmentProblem, match="no Julia executable found"):
         solve_with(nac_problem(named_regime("slow")), ["scipy", "julia"])
+
+
+def test_an_ensemble_solved_with_copies_added_gives_the_same_bits_and_the_closed_form():
+    """solve_ensemble(members=...) pads the ensemble with copies of member 0 (one compiled solve for two
+    sizes): the given members' values are the bits of the unpadded solve, and they are the closed form
+    a* + (a0 - a*) e^(-omega t) (seed 001 eq. 3) to the tolerance; an array that is not per member is refused."""
+    import jax.numpy as jnp
+
+    from nacverify.errors import NacverifyError
+    from nacverify.precision import float64
+    from nacverify.regimes import ConstantCoefficients
+    from nacverify.solvers import solve_ensemble
+
+    rng = np.random.default_rng(5)
+    phi, omega, a0 = rng.uniform(-3, 3, 7), np.exp(rng.uniform(np.log(0.05), np.log(20.0), 7)), rng.uniform(-5, 5, 7)
+    ts = np.linspace(0.0, 5.0, 51)
+    with float64():
+        coefficients = ConstantCoefficients(jnp.asarray(phi), jnp.asarray(omega))
+        alone = solve_ensemble(coefficients, a0, ts, rtol=1e-10, atol=1e-12)
+        padded = solve_ensemble(coefficients, a0, ts, rtol=1e-10, atol=1e-12, members=20)
+        with pytest.raises(NacverifyError, match="one value per member"):
+            solve_ensemble(ConstantCoefficients(jnp.asarray(phi[:3]), jnp.asarray(omega)), a0[:3], ts, members=20)
+    assert padded.ys.shape == alone.ys.shape == (7, 51)
+    np.testing.assert_array_equal(padded.ys, alone.ys)
+    assert (padded.num_steps, padded.num_rejected) == (alone.num_steps, alone.num_rejected)
+    a_star = phi / omega
+    closed = a_star[:, None] + (a0 - a_star)[:, None] * np.exp(-omega[:, None] * ts[None, :])
+    np.testing.assert_allclose(alone.ys, closed, rtol=1e-7, atol=1e-8)

@@ -47,10 +47,10 @@ def _draws(n: int, seed: int):
     return phi, omega, a0
 
 
-def _solve_pair(phi, omega, a0, ts):
+def _solve_pair(phi, omega, a0, ts, members=None):
     coeffs = ConstantCoefficients(jnp.asarray(phi), jnp.asarray(omega))
-    first = solve_ensemble(coeffs, a0, ts, rtol=1e-10, atol=1e-12).ys
-    tight = solve_ensemble(coeffs, a0, ts, rtol=1e-12, atol=1e-14).ys
+    first = solve_ensemble(coeffs, a0, ts, rtol=1e-10, atol=1e-12, members=members).ys
+    tight = solve_ensemble(coeffs, a0, ts, rtol=1e-12, atol=1e-14, members=members).ys
     return first, solver_margin(first, tight, 1e-12, 1e-14)
 
 
@@ -105,7 +105,7 @@ def _cor2_check(ctx: CheckContext) -> Outcome:
         a0_adv = a_star[k] + bound_M[k] * np.tanh(res.theta[res.best, 0])
         a_adv, err_adv = _solve_pair(phi[k : k + 1], omega[k : k + 1], np.array([a0_adv]), ts)
         slack_adv = bound_M[k] * np.exp(-omega[k] * ts) - np.abs(a_adv[0] - a_star[k])
-    edges = cor2_edges(ts)
+    edges = cor2_edges(ts, members=n)  # solved as an ensemble of the draws' size: one compiled solve for both
     scalars = {"draws": n, "min_slack": float(slack.min()), "max_ratio": float(ratio.max()), "max_solver_error": float(err.max()),
                "adversary_ratio": adv_ratio, "adversary_min_slack": float(slack_adv.min()), "adversary": not ctx.quick,
                "edge_points": int(edges["omega"].size), "edge_max_excess_over_error": float(edges["excess_over_error"].max())}
@@ -123,13 +123,14 @@ def _cor2_check(ctx: CheckContext) -> Outcome:
                    Evidence({}, scalars, witness))
 
 
-def cor2_edges(ts: np.ndarray) -> dict[str, np.ndarray]:
+def cor2_edges(ts: np.ndarray, members: int | None = None) -> dict[str, np.ndarray]:
     """Corollary 2 on the edge grid: EDGE_OMEGA x EDGE_PHI x EDGE_M x EDGE_SIDES, each member solved twice (its
-    solver error); slack = M e^(-omega t) - |a_t - a*| per member (min over t) and the member's parameters."""
+    solver error); slack = M e^(-omega t) - |a_t - a*| per member (min over t) and the member's parameters.
+    `members`: the ensemble size to solve as (`solve_ensemble`; the grid's own size when None or smaller)."""
     grid = np.array(np.meshgrid(EDGE_OMEGA, EDGE_PHI, EDGE_M, EDGE_SIDES, indexing="ij")).reshape(4, -1)
     omega, phi, bound_M, side = grid
     a_star = phi / omega
-    a, err = _solve_pair(phi, omega, a_star + side * bound_M, ts)
+    a, err = _solve_pair(phi, omega, a_star + side * bound_M, ts, members=members)
     slack = bound_M[:, None] * np.exp(-omega[:, None] * ts) - np.abs(a - a_star[:, None])
     return {"omega": omega, "phi": phi, "M": bound_M, "side": side, "slack": slack.min(axis=1), "excess_over_error": np.max(-slack - err, axis=1)}
 
@@ -230,14 +231,16 @@ def thm1_edges(seed: int, wide_draws: int = 2000) -> tuple[np.ndarray, np.ndarra
 
 
 def _thm1_edges_check(ctx: CheckContext) -> Outcome:
-    from .nac_stability import _interval, _trajectory_violation
+    from .nac_stability import CONTINUOUS_DRAWS, _interval, _trajectory_violation
 
     f_omega, f_phi, mask = thm1_edges(ctx.seed, 500 if ctx.quick else 2000)
     _, m, M = _interval(mask, f_omega, f_phi)
     phi, omega = f_phi.sum(1), f_omega.sum(1)
     members = [(phi, omega, a0, m, M) for a0 in (m, M, phi / omega)]  # both endpoints and the equilibrium A
     phi, omega, a0, m, M = (np.concatenate(parts) for parts in zip(*members))
-    excess, err = _trajectory_violation(phi, omega, a0, m, M, np.linspace(0.0, 10.0, 401), 1e-10, 1e-12)
+    # solved as an ensemble of nac.thm1.continuous's size (copies of a member added): one compiled solve for both claims
+    draws = CONTINUOUS_DRAWS[1] if ctx.quick else CONTINUOUS_DRAWS[0]
+    excess, err = _trajectory_violation(phi, omega, a0, m, M, np.linspace(0.0, 10.0, 401), 1e-10, 1e-12, members=max(draws, phi.size))
     over = excess - err
     worst = int(np.argmax(over))
     scalars = {"members": int(phi.size), "configurations": int(f_omega.shape[0]), "max_excursion": float(excess.max()),

@@ -117,12 +117,37 @@ def solve_ensemble(
     jump_ts: tuple[float, ...] = (),
     solver: diffrax.AbstractSolver | None = None,
     max_steps: int = 1_000_000,
+    members: int | None = None,
 ) -> EnsembleSolution:
     """Solve eq. 1 for every member of `coefficients` from `a0` (N,), saving at `ts`.
 
     Default solver Tsit5 (5th order, adaptive). Raises `NacverifyError` when the solver
-    does not reach the end of the window."""
-    return solve_system(logit_rhs, coefficients, a0, ts, rtol=rtol, atol=atol, jump_ts=jump_ts, solver=solver, max_steps=max_steps)
+    does not reach the end of the window.
+
+    `members` (>= N): solve as that many members, the N given ones followed by copies of the
+    first, and return the N given ones. XLA compiles one program per ensemble size, so two
+    ensembles that differ only in size can share one compiled solve this way. The copies change
+    nothing: the step size follows the max norm of the error estimate over members, which a
+    copy of a member leaves as it is, and each member's arithmetic is its own (tested bit for
+    bit)."""
+    n = int(np.shape(a0)[0])
+    if members is not None and members > n:
+        coefficients, a0 = _with_copies(coefficients, a0, n, members)
+    solution = solve_system(logit_rhs, coefficients, a0, ts, rtol=rtol, atol=atol, jump_ts=jump_ts, solver=solver, max_steps=max_steps)
+    return solution if solution.ys.shape[0] == n else EnsembleSolution(solution.ts, solution.ys[:n], solution.num_steps, solution.num_rejected)
+
+
+def _with_copies(coefficients, a0, n: int, members: int):
+    """`coefficients` and `a0` of n members extended to `members` by copies of member 0 (every
+    array of the coefficients holds one value per member)."""
+
+    def extend(leaf):
+        if not eqx.is_array(leaf) or np.ndim(leaf) == 0 or np.shape(leaf)[0] != n:
+            raise NacverifyError(f"members: every array of the coefficients must hold one value per member ({n}), got shape {np.shape(leaf)}")
+        host = np.asarray(leaf)
+        return from_host(np.concatenate([host, np.repeat(host[:1], members - n, axis=0)]))
+
+    return jax.tree.map(extend, coefficients, is_leaf=eqx.is_array), extend(a0)
 
 
 def in_checks_without_callbacks() -> bool:
