@@ -295,3 +295,27 @@ def test_pinning_is_off_when_asked_or_when_cores_are_too_few(monkeypatch):
     assert cluster_mod._pin_workers(2) and not cluster_mod._pin_workers(3) and not cluster_mod._pin_workers(1)
     monkeypatch.setenv("NACVERIFY_PIN_CORES", "0")
     assert not cluster_mod._pin_workers(2)
+
+
+def _worker_settings() -> dict:
+    import dask
+
+    return {key: dask.config.get(key) for key in ("distributed.worker.profile.enabled", "distributed.admin.tick.interval")}
+
+
+def test_the_local_cluster_runs_without_dasks_background_work():
+    """The local cluster's workers start with the profiler off and a 1 s tick (their environment),
+    and its scheduler, in this process, has no work-stealing extension and a stopped active memory
+    manager (Dask's defaults: profiler on, 20 ms tick, stealing on, the manager running); after the cluster, this process's settings are Dask's again."""
+    import dask
+
+    with cluster_mod.cluster(2) as ex:
+        client = ex._client
+        settings = client.run(_worker_settings)
+        extensions = client.run_on_scheduler(lambda dask_scheduler: sorted(dask_scheduler.extensions))
+        amm_running = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.extensions["amm"].running)
+    assert len(settings) == 2
+    assert all(s == {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s"} for s in settings.values()), settings
+    assert "stealing" not in extensions and not amm_running, extensions
+    assert dask.config.get("distributed.scheduler.work-stealing") is True
+    assert cluster_mod._dask_environment({"distributed.scheduler.work-stealing": False}) == {"DASK_DISTRIBUTED__SCHEDULER__WORK_STEALING": "False"}
