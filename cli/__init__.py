@@ -36,6 +36,17 @@ def _persistent_compilation_cache() -> None:
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
 
 
+def compilation_cache_state() -> str:
+    """"warm" when JAX's persistent compilation cache folder holds an entry, else "cold" (missing,
+    empty, or the cache off): which measured claim costs order the tasks (`nacverify.runner.plan_tasks`)."""
+    folder = os.environ.get("JAX_COMPILATION_CACHE_DIR", "").strip()
+    try:
+        with os.scandir(folder) as entries:
+            return "warm" if any(True for _ in entries) else "cold"
+    except OSError:  # no folder (first run, or the cache off)
+        return "cold"
+
+
 def _cache_folder(variable: str, name: str) -> None:
     """``$variable`` names the folder of one of nacverify's own caches, else ``.../nacverify/name``;
     ``off`` (or 0, no, false) turns it off (the variable is then empty, which the library reads as

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from nacverify.errors import BadInput, Interrupted
 
+from . import compilation_cache_state
 from ._cluster import SchedulerOption, cluster, default_jobs
 from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
@@ -97,6 +98,7 @@ def check(
     selection = Background(functools.partial(_select, only))
     report = Report(command=command_line(), seed=seed)
     ctx = CheckContext(seed=seed, quick=quick)
+    caches = compilation_cache_state()  # before the run fills it
     start = time.perf_counter()
     with cluster(jobs, scheduler, warm_catalog=True) as executor:  # None: serial, in this process
         claims = selection.result()
@@ -113,7 +115,7 @@ def check(
                     else:
                         bar.update(tasks[claim.group], description=f"{claim.group:<13} {claim.id}")
 
-                report.results = run_claims(claims, ctx, executor=executor, progress=progress)
+                report.results = run_claims(claims, ctx, executor=executor, progress=progress, caches=caches)
         except Interrupted as exc:  # the partial report is written before the cluster closes
             report.results = list(exc.partial or [])
             raise finish_interrupted(report, out_path, force=force, note=str(exc), junit_xml=junit_xml, fmt=fmt) from None

@@ -58,12 +58,19 @@ def _claim_seconds() -> dict[str, dict[str, float]]:
     return json.loads(resources.files("nacverify.data").joinpath("claim_seconds.json").read_text(encoding="utf-8"))
 
 
-def claim_cost(claims: Sequence[Claim]) -> dict[str, float]:
+#: The cache states `claim_seconds.json` measured: compilation and traced-program caches full, and empty.
+CACHE_STATES = ("warm", "cold")
+
+
+def claim_cost(claims: Sequence[Claim], caches: str | None = None) -> dict[str, float]:
     """Each claim's expected share of the run: its seconds as a fraction of all `claims`' seconds,
-    averaged over the measurements (warm and cold caches). A claim newer than a measurement counts
-    its group's mean there (1 s for a new group); each claim counts at least 0.01 s."""
+    measured with the caches in state `caches` ("warm" or "cold"), or averaged over both (None:
+    the state is unknown). A claim newer than a measurement counts its group's mean there (1 s for a
+    new group); each claim counts at least 0.01 s."""
+    if caches is not None and caches not in CACHE_STATES:
+        raise ValueError(f"caches must be one of {CACHE_STATES} or None, got {caches!r}")
     shares: dict[str, float] = {c.id: 0.0 for c in claims}
-    measurements = _claim_seconds()
+    measurements = {k: v for k, v in _claim_seconds().items() if caches is None or k == caches}
     for measured in measurements.values():
         by_group: dict[str, list[float]] = {}
         for c in claims:
@@ -77,15 +84,22 @@ def claim_cost(claims: Sequence[Claim]) -> dict[str, float]:
     return shares
 
 
-def plan_tasks(claims: Sequence[Claim], workers: int) -> list[tuple[str, list[Claim]]]:
-    """The tasks of a run on `workers` workers, costliest first: (group, claims) pairs. One task per
-    group, except that a group costing more than its share, total / (`TASKS_PER_WORKER` x workers),
-    is cut into ceil(cost / share) consecutive runs of its claims (in the given order) of about equal
-    cost. One worker: one task per group."""
+def plan_tasks(claims: Sequence[Claim], workers: int, caches: str | None = None) -> list[tuple[str, list[Claim]]]:
+    """The tasks of a run on `workers` workers, costliest first (`claim_cost` with the caches in
+    state `caches`): (group, claims) pairs. One task per group, except that a group costing more
+    than its share, total / (`TASKS_PER_WORKER` x workers), is cut into ceil(cost / share)
+    consecutive runs of its claims (in the given order) of about equal cost. One worker: one task
+    per group.
+
+    Why the cache state. The groups' costs differ in kind: SymPy's proofs cost the same with every
+    cache full, the diffrax solves and the NAC model mostly compile. Ordered by the average of both
+    measurements, a cold `check --quick` on 2 workers took up its solver group last, and one worker
+    ended 2.6 s after the other (a makespan 2.5 % above half the claims' seconds); ordered by the
+    cold seconds, the same claims' plan is 0.4 % above it."""
     groups: dict[str, list[Claim]] = {}
     for claim in claims:
         groups.setdefault(claim.group, []).append(claim)
-    cost = claim_cost(claims)
+    cost = claim_cost(claims, caches)
     share = sum(cost.values()) / max(1, TASKS_PER_WORKER * workers)
     tasks: list[tuple[str, list[Claim], float]] = []
     for name, members in groups.items():
@@ -123,11 +137,13 @@ Progress = Callable[[Claim, bool], None]
 Triple = tuple[str, Outcome, float]  # claim id, outcome, seconds: what a task returns per claim
 
 
-def run_claims(claims: Sequence[Claim], ctx: CheckContext, *, executor: Executor | None = None, progress: Progress | None = None) -> list[Result]:
+def run_claims(claims: Sequence[Claim], ctx: CheckContext, *, executor: Executor | None = None, progress: Progress | None = None,
+               caches: str | None = None) -> list[Result]:
     """Evaluate `claims` and return their results in the given order.
 
     `executor` None runs serially in this process; otherwise each claim group is one task
-    submitted to `executor` (costliest group first). On KeyboardInterrupt raises `Interrupted`
+    submitted to `executor` (costliest group first, `plan_tasks`; `caches`: "warm", "cold" or None,
+    the state of the caches the run will find, when the caller knows it). On KeyboardInterrupt raises `Interrupted`
     whose `partial` holds the results finished so far (in the given order). A group whose task
     fails raises a `NacverifyError` naming it (`BadInput` and `EnvironmentProblem` from a worker
     keep their type); a check that fails is an `error` verdict, as in a serial run."""
@@ -141,7 +157,7 @@ def run_claims(claims: Sequence[Claim], ctx: CheckContext, *, executor: Executor
                 if progress:
                     progress(claim, True)
         else:
-            _run_on(executor, claims, ctx, done, progress)
+            _run_on(executor, claims, ctx, done, progress, caches)
     except KeyboardInterrupt as exc:
         partial = [done[c.id] for c in claims if c.id in done]
         raise Interrupted(f"interrupted after {len(partial)} of {len(claims)} claims", partial) from exc
@@ -258,7 +274,8 @@ class _Tracker:
             self.mark(msg["claim"], bool(msg.get("finished")))
 
 
-def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done: dict[str, Result], progress: Progress | None) -> None:
+def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done: dict[str, Result], progress: Progress | None,
+            caches: str | None = None) -> None:
     import nacverify
 
     by_id = {c.id: c for c in claims}
@@ -270,7 +287,7 @@ def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done
     futures: dict[Future, str] = {}
     try:
         slots = _workers(executor)
-        waiting = plan_tasks(claims, slots)  # costliest first
+        waiting = plan_tasks(claims, slots, caches)  # costliest first
         waiting.reverse()
         pending: set[Future] = set()
         while pending or waiting:  # short waits: a Ctrl-C is seen within half a second, whichever thread got it

@@ -134,3 +134,29 @@ def test_the_scaling_ladder_doubles_up_to_the_cores():
     assert jobs_ladder(16) == [1, 2, 4, 8, 16]
     assert jobs_ladder(12) == [1, 2, 4, 8, 12]
     assert jobs_ladder(2) == [1, 2] and jobs_ladder(1) == [1]
+
+
+def test_the_cache_state_picks_its_own_measurement(monkeypatch):
+    # x costs 1 s warm and 3 s cold, y the reverse: cold, x is three quarters of the run and goes first; warm, y
+    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": {"x.1": 1.0, "y.1": 3.0}, "cold": {"x.1": 3.0, "y.1": 1.0}})
+    claims = [_claim("x.1", "x"), _claim("y.1", "y")]
+    assert runner.claim_cost(claims, "cold") == pytest.approx({"x.1": 0.75, "y.1": 0.25})
+    assert runner.claim_cost(claims, "warm") == pytest.approx({"x.1": 0.25, "y.1": 0.75})
+    assert [g for g, _ in runner.plan_tasks(claims, 2, "cold")] == ["x", "y"]
+    assert [g for g, _ in runner.plan_tasks(claims, 2, "warm")] == ["y", "x"]
+    with pytest.raises(ValueError, match="caches"):
+        runner.claim_cost(claims, "lukewarm")
+
+
+def test_the_command_line_reads_the_cache_state_from_the_compilation_cache_folder(tmp_path, monkeypatch):
+    from nacverify.cli import compilation_cache_state
+
+    folder = tmp_path / "jax"
+    monkeypatch.setenv("JAX_COMPILATION_CACHE_DIR", str(folder))
+    assert compilation_cache_state() == "cold"  # no folder yet
+    folder.mkdir()
+    assert compilation_cache_state() == "cold"  # empty
+    (folder / "jit_add-0123").write_bytes(b"x")
+    assert compilation_cache_state() == "warm"
+    monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR")
+    assert compilation_cache_state() == "cold"  # the cache off
