@@ -80,3 +80,37 @@ def test_loading_a_cached_catalog_imports_no_proof_module(cache):
     assert all(r.returncode == 0 for r in runs), runs[-1].stderr
     assert runs[0].stdout.strip() != "[]"  # the first load runs the proofs and stores their texts
     assert runs[1].stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock is POSIX")
+def test_a_load_that_finds_the_build_locked_waits_and_reads_the_entry_stored_meanwhile(cache, monkeypatch):
+    """While another process holds the build lock (the command line building the entry while its
+    workers start), a catalog load waits instead of running the proofs; once the holder has stored the
+    entry and let go, the load reads it (running the proofs here fails the test)."""
+    import fcntl
+    import threading
+    import time
+
+    from nacverify.symbolic import claims as symbolic
+
+    reference = list(symbolic_claims())  # from the proofs, and stored
+    key = catalog_cache.source_key()
+    entries = catalog_cache.load(cache, key)
+    assert entries is not None
+    (cache / catalog_cache.FILE).unlink()  # missing again
+
+    def no_proofs():
+        raise AssertionError("the proofs ran although another process was building the entry")
+
+    monkeypatch.setattr(symbolic, "_from_proofs", no_proofs)
+    holder = open(cache / catalog_cache.LOCK_FILE, "a+b")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    result: dict = {}
+    waiter = threading.Thread(target=lambda: result.setdefault("claims", list(symbolic_claims())))
+    waiter.start()
+    time.sleep(0.5)
+    assert waiter.is_alive()  # waiting for the lock
+    catalog_cache.store(cache, key, entries)
+    holder.close()  # releases the lock
+    waiter.join(30)
+    assert [_fields(c) for c in result["claims"]] == [_fields(c) for c in reference]

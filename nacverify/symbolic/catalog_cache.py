@@ -24,14 +24,20 @@ import importlib.metadata
 import json
 import os
 import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CACHE_ENV", "ProofCheck", "cache_folder", "source_key", "load", "store"]
+__all__ = ["CACHE_ENV", "ProofCheck", "building", "cache_folder", "source_key", "load", "store"]
 
 CACHE_ENV = "NACVERIFY_CATALOG_CACHE"
 FILE = "symbolic-claims.json"
+LOCK_FILE = ".symbolic-claims.lock"
+#: Seconds a process waits for another one's build before building the entry itself.
+LOCK_TIMEOUT = 120.0
 FIELDS = ("id", "module", "source", "statement", "assumptions", "expected", "expected_reason", "kind", "reading")
 
 
@@ -97,3 +103,39 @@ def store(folder: Path, key: str, entries: list[dict[str, Any]]) -> None:
             raise
     except OSError:
         pass
+
+
+@contextmanager
+def building(folder: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the folder's build lock (an exclusive ``flock`` on `LOCK_FILE`) while the entry is built.
+
+    Why. On an empty cache the command line and its Dask workers load the catalog at the same time,
+    and each ran every proof module (about 1.3 s of CPU each, on the cores the others need to start).
+    With the lock the first process builds and stores the entry and the others wait, without
+    using a core, then read it (`load` again after this returns). The lock goes with its process if
+    that one dies. No lock (each process builds for itself, as before) where ``fcntl`` is missing
+    (Windows), the folder cannot be written, or after `timeout` seconds of waiting."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        yield
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / LOCK_FILE, "a+b")  # noqa: SIM115  (closed below, which releases the lock)
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    break  # built without the lock: the same entry, stored atomically
+                time.sleep(0.05)
+        yield
+    finally:
+        handle.close()

@@ -14,20 +14,31 @@ def symbolic_claims() -> Iterator[Claim]:
     """One claim per obligation: from the catalog cache when it holds this source's entry
     (`catalog_cache`: the proofs are imported only when a claim is checked), else from the
     proof modules (and the entry is stored, where a cache folder is set)."""
-    from .catalog_cache import cache_folder, load, source_key, store
+    from .catalog_cache import building, cache_folder, load, source_key, store
 
     folder = cache_folder()
-    key = source_key() if folder is not None else ""
-    cached = load(folder, key) if folder is not None else None
-    if cached is not None:
-        yield from (_cached_claim(entry) for entry in cached)
+    if folder is None:
+        yield from (claim for _, claim in _from_proofs())
         return
+    key = source_key()
+    cached = load(folder, key)
+    if cached is None:
+        with building(folder):  # one process builds, the others started with it wait and read (catalog_cache.building)
+            cached = load(folder, key)
+            if cached is None:
+                pairs = _from_proofs()
+                store(folder, key, [_entry(module, claim) for module, claim in pairs])
+        if cached is None:
+            yield from (claim for _, claim in pairs)
+            return
+    yield from (_cached_claim(entry) for entry in cached)
+
+
+def _from_proofs() -> list[tuple[str, Claim]]:
+    """(proof module, claim) for every obligation, from the proof modules themselves."""
     from .discover import obligations_by_module
 
-    pairs = [(module, obligation.claim()) for module, obligation in obligations_by_module()]
-    if folder is not None:
-        store(folder, key, [_entry(module, claim) for module, claim in pairs])
-    yield from (claim for _, claim in pairs)
+    return [(module, obligation.claim()) for module, obligation in obligations_by_module()]
 
 
 def _entry(module: str, claim: Claim) -> dict:
