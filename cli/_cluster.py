@@ -60,16 +60,13 @@ PIN_ENV = "NACVERIFY_PIN_CORES"  # read by _worker_setup.py: bind each local wor
 #: background work that serves Dask's dashboard and its data-heavy workloads, of no use to one
 #: task per worker with no data between tasks, off or rare. Each worker's statistical profiler
 #: (a stack sample every 10 ms), the event-loop "tick" that detects blocking (every 20 ms, in
-#: every process), the system monitor (every 0.5 s), work stealing (a rebalancing pass every
-#: 0.1 s) and the active memory manager (every 2 s). Measured on a 2-core machine, cold
-#: `check --quick`: 120.4 s -> 113.7 s of CPU time (user + system, all processes), and this
-#: process's share during the claims from 4.4 % to 2 % of a core. A cluster given with
-#: --scheduler keeps its own settings.
+#: every process), the system monitor (every 0.5 s) and the active memory manager (every 2 s).
+#: Work stealing stays on: it moves a task off a worker that cannot start it (one still
+#: starting, or stalled) to an idle one. A cluster given with --scheduler keeps its own settings.
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
-    "distributed.scheduler.work-stealing": False,
     "distributed.scheduler.active-memory-manager.start": False,
 }
 

@@ -305,8 +305,9 @@ def _worker_settings() -> dict:
 
 def test_the_local_cluster_runs_without_dasks_background_work():
     """The local cluster's workers start with the profiler off and a 1 s tick (their environment),
-    and its scheduler, in this process, has no work-stealing extension and a stopped active memory
-    manager (Dask's defaults: profiler on, 20 ms tick, stealing on, the manager running); after the cluster, this process's settings are Dask's again."""
+    and its scheduler, in this process, has a stopped active memory manager and keeps work stealing
+    (Dask's defaults: profiler on, 20 ms tick, the manager running); after the cluster, this process's
+    settings are Dask's again."""
     import dask
 
     with cluster_mod.cluster(2) as ex:
@@ -316,6 +317,6 @@ def test_the_local_cluster_runs_without_dasks_background_work():
         amm_running = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.extensions["amm"].running)
     assert len(settings) == 2
     assert all(s == {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s"} for s in settings.values()), settings
-    assert "stealing" not in extensions and not amm_running, extensions
-    assert dask.config.get("distributed.scheduler.work-stealing") is True
+    assert "stealing" in extensions and not amm_running, extensions
+    assert dask.config.get("distributed.admin.tick.interval") == "20ms"
     assert cluster_mod._dask_environment({"distributed.scheduler.work-stealing": False}) == {"DASK_DISTRIBUTED__SCHEDULER__WORK_STEALING": "False"}
