@@ -61,8 +61,9 @@ PIN_ENV = "NACVERIFY_PIN_CORES"  # read by _worker_setup.py: bind each local wor
 #: task per worker with no data between tasks, off or rare. Each worker's statistical profiler
 #: (a stack sample every 10 ms), the event-loop "tick" that detects blocking (every 20 ms, in
 #: every process), the system monitor (every 0.5 s) and the active memory manager (every 2 s).
-#: Measured on a 2-core machine, cold `check --quick`: about 5 % less CPU time in all processes
-#: (120.4 s -> 114-115.5 s), and this process's share of a core during the claims 4.4 % -> 2 %.
+#: Measured on a 2-core machine, cold `check --quick`, just before and after (with work stealing
+#: off as well): 120.4 s -> 113.7 s of CPU time in all processes, and this process's share of a
+#: core during the claims 4.4 % -> 2 %.
 #: Work stealing stays on: it moves a task off a worker that cannot start it (one still
 #: starting, or stalled) to an idle one. A cluster given with --scheduler keeps its own settings.
 LOCAL_CLUSTER_CONFIG = {
