@@ -42,10 +42,10 @@ def _keff1_check(ctx: CheckContext) -> Outcome:
     base = _model(ctx, backbone="reference")  # one set of parameters: the variants share them in the compiled program
     models = [base.with_options(topk=K, curation=curation) for curation in ("exact", "block") for K in (1, 2, 8)]
     x = _inputs(ctx, (2, 1, 4), 6)
-    for m, tr in zip(models, _trace_all(models, x, [None] * len(models))):  # one compiled program (_nac_text)
-        qh = np.asarray(m._heads(m._project(m.q_proj, jnp.asarray(x), False)))  # (B, H, 1, D)
-        kh = np.asarray(m._heads(m._project(m.k_proj, jnp.asarray(x), False)))
-        expected = np.concatenate([qh[..., None, :], kh[..., None, :]], axis=-1)  # [q; k] of the only pair
+    qh = np.asarray(base._heads(base._project(base.q_proj, jnp.asarray(x), False)))  # (B, H, 1, D), the same for every variant
+    kh = np.asarray(base._heads(base._project(base.k_proj, jnp.asarray(x), False)))
+    expected = np.concatenate([qh[..., None, :], kh[..., None, :]], axis=-1)  # [q; k] of the only pair
+    for tr in _trace_all(models, x, [None] * len(models)):  # one compiled program (_nac_text)
         shapes.append(tuple(tr.u.shape))
         ok &= tuple(tr.u.shape) == expected.shape == (2, 2, 1, 1, 4) and bool(np.array_equal(np.asarray(tr.u), expected))
     scalars = {"block_requests_K8": rows[-1][3], "blocks_available_K8": rows[-1][4]}
