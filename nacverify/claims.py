@@ -22,6 +22,7 @@ import numpy as np
 
 from .errors import BadInput, Interrupted
 from .precision import float64
+from .shared_work import running
 
 __all__ = [
     "Verdict",
@@ -246,7 +247,7 @@ def evaluate(claim: Claim, ctx: CheckContext | None = None) -> Result:
     ctx = ctx or CheckContext()
     start = time.perf_counter()
     try:
-        with float64():
+        with float64(), running(claim.id):
             outcome = claim.check(ctx)
     except (BadInput, Interrupted, KeyboardInterrupt):
         raise

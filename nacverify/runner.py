@@ -6,7 +6,8 @@ costliest first, as long as the workers do not outnumber what the groups can kee
 whose measured cost exceeds its share, total / (`TASKS_PER_WORKER` x workers), is cut into
 consecutive runs of its claims (neighbours in id order share the most), each its own task
 (`plan_tasks`); what two tasks of one group both compute is computed twice, the price of the
-parallelism. A claim's cost is measured twice, with warm caches and with cold ones, where the
+parallelism. Claims recorded as sharing a computation (`nacverify.shared_work`) are not cut
+apart while keeping them together costs less than computing it twice (`shared_units`). A claim's cost is measured twice, with warm caches and with cold ones, where the
 groups weigh very differently (compiling is most of a cold run: the model group is 15 % of a
 warm `check --quick` and 31 % of a cold one), and the plan uses the mean of the two shares.
 Tasks are handed out one per worker slot, the costliest waiting task whenever a slot frees
@@ -39,7 +40,7 @@ from .claims import CheckContext, Claim, Outcome, Result, evaluate, registry
 from .errors import EnvironmentProblem, Interrupted, NacverifyError
 from .precision import float64
 
-__all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost", "Progress"]
+__all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "shared_units", "claim_cost", "Progress"]
 
 
 #: A group costing more than total / (TASKS_PER_WORKER x workers) is cut into runs of about that cost.
@@ -70,7 +71,7 @@ def claim_cost(claims: Sequence[Claim], caches: str | None = None) -> dict[str, 
     if caches is not None and caches not in CACHE_STATES:
         raise ValueError(f"caches must be one of {CACHE_STATES} or None, got {caches!r}")
     shares: dict[str, float] = {c.id: 0.0 for c in claims}
-    measurements = {k: v for k, v in _claim_seconds().items() if caches is None or k == caches}
+    measurements = {k: v for k, v in _claim_seconds().items() if k in CACHE_STATES and (caches is None or k == caches)}
     for measured in measurements.values():
         by_group: dict[str, list[float]] = {}
         for c in claims:
@@ -87,9 +88,9 @@ def claim_cost(claims: Sequence[Claim], caches: str | None = None) -> dict[str, 
 def plan_tasks(claims: Sequence[Claim], workers: int, caches: str | None = None) -> list[tuple[str, list[Claim]]]:
     """The tasks of a run on `workers` workers, costliest first (`claim_cost` with the caches in
     state `caches`): (group, claims) pairs. One task per group, except that a group costing more
-    than its share, total / (`TASKS_PER_WORKER` x workers), is cut into ceil(cost / share)
-    consecutive runs of its claims (in the given order) of about equal cost. One worker: one task
-    per group.
+    than its share, total / (`TASKS_PER_WORKER` x workers), is cut into at most ceil(cost / share)
+    runs of about equal cost (`_cut`). Claims that share a computation (`shared_units`) are not
+    cut apart; a task runs its claims in their given order. One worker: one task per group.
 
     Why the cache state. The groups' costs differ in kind: SymPy's proofs cost the same with every
     cache full, the diffrax solves and the NAC model mostly compile. Ordered by the average of both
@@ -101,22 +102,89 @@ def plan_tasks(claims: Sequence[Claim], workers: int, caches: str | None = None)
         groups.setdefault(claim.group, []).append(claim)
     cost = claim_cost(claims, caches)
     share = sum(cost.values()) / max(1, TASKS_PER_WORKER * workers)
+    shared = _shared_computations(claims)
     tasks: list[tuple[str, list[Claim], float]] = []
     for name, members in groups.items():
-        total = sum(cost[c.id] for c in members)
-        parts = 1 if workers <= 1 else min(len(members), max(1, math.ceil(total / share - 1e-9)))
-        chunk: list[Claim] = []
-        spent, cut = 0.0, 1
-        for c in members:
-            chunk.append(c)
-            spent += cost[c.id]
-            if cut < parts and spent >= total * cut / parts - 1e-12:  # the cut-th of parts equal shares is reached
-                tasks.append((name, chunk, sum(cost[m.id] for m in chunk)))
-                chunk, cut = [], cut + 1
-        if chunk:
-            tasks.append((name, chunk, sum(cost[m.id] for m in chunk)))
+        if workers <= 1:
+            tasks.append((name, members, sum(cost[c.id] for c in members)))
+            continue
+        order = {c.id: i for i, c in enumerate(members)}
+        for chunk in _cut(shared_units(members, cost, share, shared), cost, share):
+            chunk.sort(key=lambda c: order[c.id])  # a run's claims in the given order (neighbours share compiled programs)
+            tasks.append((name, chunk, sum(cost[c.id] for c in chunk)))
     tasks.sort(key=lambda t: (-t[2], t[0]))
     return [(name, members) for name, members, _ in tasks]
+
+
+def _shared_computations(claims: Sequence[Claim]) -> list[tuple[float, list[str]]]:
+    """`claim_seconds.json`'s record of shared work (`nacverify.shared_work`), as (cost, claim ids)
+    pairs: a computation's seconds as a fraction of `claims`' cold seconds (`claim_cost`'s unit,
+    the record being of a cold run)."""
+    table = _claim_seconds()
+    cold = table.get("cold", {})
+    total = sum(max(0.01, cold.get(c.id, 1.0)) for c in claims) or 1.0
+    return [(float(entry.get("seconds", 0.0)) / total, list(entry.get("claims", ()))) for entry in table.get("shared", {}).values()]
+
+
+def shared_units(members: Sequence[Claim], cost: dict[str, float], limit: float,
+                 shared: Sequence[tuple[float, Sequence[str]]] = ()) -> list[list[Claim]]:
+    """`members` (one group's claims, in order) joined into units: the claims that use one shared
+    computation (`shared`: (its cost, the ids of its claims) pairs, `_shared_computations`) form
+    one unit, which a task keeps whole, since two tasks would each compute it. Computations are
+    joined costliest first, each only while the unit it makes costs at most the computation's own
+    cost more than `limit` or the dearest single claim (whichever is more): past that, a worker
+    running the whole unit alone costs more than computing it twice. Units are listed in the order
+    of their first claims, each with its claims in the given order."""
+    index = {c.id: i for i, c in enumerate(members)}
+    parent = list(range(len(members)))
+    unit_cost = [cost[c.id] for c in members]
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    ceiling = max([limit, *unit_cost])
+    for seconds, ids in sorted(shared, key=lambda entry: -entry[0]):
+        roots = sorted({root(index[cid]) for cid in ids if cid in index})
+        if len(roots) < 2 or sum(unit_cost[r] for r in roots) > ceiling + seconds + 1e-12:
+            continue
+        for r in roots[1:]:
+            parent[r] = roots[0]
+            unit_cost[roots[0]] += unit_cost[r]
+    units: dict[int, list[Claim]] = {}
+    for i, claim in enumerate(members):
+        units.setdefault(root(i), []).append(claim)
+    return list(units.values())
+
+
+def _cut(units: list[list[Claim]], cost: dict[str, float], share: float) -> list[list[Claim]]:
+    """`units` (in order) cut into at most parts = min(units, ceil(total / share)) consecutive runs, at the
+    boundaries total x j / parts (j = 1 .. parts - 1): a run ends at the unit that reaches the next
+    boundary, or before a unit that would pass it by more than the run falls short of it (so a
+    costly unit starts a run of its own instead of swelling its neighbours')."""
+    sizes = [sum(cost[c.id] for c in unit) for unit in units]
+    total = sum(sizes)
+    parts = min(len(units), max(1, math.ceil(total / share - 1e-9))) if share > 0 else 1
+    runs: list[list[Claim]] = []
+    run: list[Claim] = []
+    spent, cut = 0.0, 1
+    for unit, size in zip(units, sizes):
+        boundary = total * cut / parts
+        if run and cut < parts and spent + size - boundary > boundary - spent:
+            runs.append(run)
+            run, cut = [], cut + 1
+        run.extend(unit)
+        spent += size
+        if cut < parts and spent >= total * cut / parts - 1e-12:  # the cut-th of parts equal shares is reached
+            runs.append(run)
+            run = []
+            while cut < parts and spent >= total * cut / parts - 1e-12:
+                cut += 1
+    if run:
+        runs.append(run)
+    return runs
 
 
 def _workers(executor: Executor) -> int:

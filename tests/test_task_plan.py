@@ -60,9 +60,11 @@ def test_warm_and_cold_shares_are_averaged(monkeypatch):
 
 def test_the_measured_costs_cover_the_catalog_warm_and_cold():
     table = runner._claim_seconds()
-    assert set(table) == {"warm", "cold"}
+    assert set(table) == {"warm", "cold", "shared"}
     ids = {c.id for c in select(["*"])}
     assert ids <= set(table["warm"]) and ids <= set(table["cold"])
+    sharers = {cid for entry in table["shared"].values() for cid in entry["claims"]}
+    assert sharers <= ids, sorted(sharers - ids)[:3]  # the record names no claim that is gone
 
 
 class _CountingPool(ThreadPoolExecutor):

@@ -30,6 +30,7 @@ import numpy as np
 from ..claims import CheckContext
 from ..host import from_host, host_zeros
 from ..margins import TIGHTER, solver_margin
+from ..shared_work import cached
 from ..solvers._diffrax import solve_system
 
 __all__ = ["draw_networks", "batched_rhs", "activation_fn", "TABLE_RANGES", "RANGES_TEXT", "fused_sequence", "bptt_loss", "op_count"]
@@ -274,9 +275,10 @@ def _bptt_problem(seed: int, S: int = 40, n: int = N, m: int = M, n_out: int = 2
 
 
 def _cost_data(ctx: CheckContext):
-    key = ("cost", ctx.quick)
-    if key in _CACHE:
-        return _CACHE[key]
+    return cached(_CACHE, ("cost", ctx.quick), lambda: _cost_data_computed(ctx), "ltc.bptt_op_counts")
+
+
+def _cost_data_computed(ctx: CheckContext):
     n, m = 32, 4
     theta, _, _ = _bptt_problem(0, n=n, m=m)
     Ts = np.array([64, 256, 1024] if ctx.quick else [64, 128, 256, 512, 1024])
@@ -289,5 +291,4 @@ def _cost_data(ctx: CheckContext):
             loss = functools.partial(bptt_loss, dt=0.1, L=int(L))
             fwd[i, j] = op_count(jax.make_jaxpr(loss)(theta, inputs, targets))
             both[i, j] = op_count(jax.make_jaxpr(jax.value_and_grad(loss))(theta, inputs, targets))
-    _CACHE[key] = (Ts, Ls, fwd, both)
-    return _CACHE[key]
+    return Ts, Ls, fwd, both

@@ -26,6 +26,7 @@ import numpy as np
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import from_host, host_zeros
 from ..program_cache import cached_jit
+from ..shared_work import cached
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 from ._ltc_common import _CACHE, M, N, SEED002, _bptt_problem, _cost_data, _fit, _linear_fit, _net, bptt_loss
 
@@ -34,10 +35,7 @@ __all__ = ["bptt_claims", "graph_depth"]
 
 def _bptt_check(ctx: CheckContext) -> Outcome:
     """Cached per (seed, quick): ltc.table_bptt.accuracy reuses this claim's outcome."""
-    key = ("bptt", ctx.seed, ctx.quick)
-    if key not in _CACHE:
-        _CACHE[key] = _bptt_outcome(ctx)
-    return _CACHE[key]
+    return cached(_CACHE, ("bptt", ctx.seed, ctx.quick), lambda: _bptt_outcome(ctx), "ltc.bptt_gradient")
 
 
 def _bptt_outcome(ctx: CheckContext) -> Outcome:
@@ -184,8 +182,10 @@ def _unrolled_loss(theta, inputs, targets, dt, L):
 
 
 def _depth_data():
-    if "depth" in _CACHE:
-        return _CACHE["depth"]
+    return cached(_CACHE, "depth", _depth_data_computed, "ltc.bptt_depth")
+
+
+def _depth_data_computed():
     theta, _, _ = _bptt_problem(0)
     Ts, Ls = np.array([2, 4, 8, 16]), np.array([1, 2, 4])
     d = np.zeros((len(Ls), len(Ts)))
@@ -197,8 +197,7 @@ def _depth_data():
     LT = (Ls[:, None] * Ts[None, :]).ravel()
     a, b = np.polyfit(LT, d.ravel(), 1)
     resid = float(np.max(np.abs(np.polyval([a, b], LT) - d.ravel())))
-    _CACHE["depth"] = (Ts, Ls, d, float(a), float(b), resid)
-    return _CACHE["depth"]
+    return (Ts, Ls, d, float(a), float(b), resid)
 
 
 def _depth_check(per_step: bool):
@@ -248,9 +247,10 @@ def _grad_vec(g) -> np.ndarray:
 
 
 def _adjoint_data(ctx: CheckContext):
-    key = ("adjoint", ctx.seed, ctx.quick)
-    if key in _CACHE:
-        return _CACHE[key]
+    return cached(_CACHE, ("adjoint", ctx.seed, ctx.quick), lambda: _adjoint_data_computed(ctx), "ltc.adjoint_gradients")
+
+
+def _adjoint_data_computed(ctx: CheckContext):
     regimes = {"tau in [0.1, 1]": (0.1, 1.0), "tau in [0.01, 0.03]": (0.01, 0.03)}
     nets = 1 if ctx.quick else 4
     res = {}
@@ -274,7 +274,6 @@ def _adjoint_data(ctx: CheckContext):
             rows.append((np.linalg.norm(ref2 - ref) / nrm, np.linalg.norm(dto - ref) / nrm, np.linalg.norm(bs - ref) / nrm,
                          np.linalg.norm(bs - dto) / np.linalg.norm(dto)))
         res[name] = np.array(rows)
-    _CACHE[key] = res
     return res
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import host_zeros
+from ..shared_work import cached
 from ._ltc_common import _CACHE, SEED002, _cost_data, _fit, _linear_fit, _net, fused_sequence
 from .ltc_bptt import _adjoint_check
 
@@ -55,9 +56,10 @@ def _flops(fn, *args) -> float:
 
 
 def _lstm_data(quick: bool = False):
-    key = ("lstm", quick)
-    if key in _CACHE:
-        return _CACHE[key]
+    return cached(_CACHE, ("lstm", quick), lambda: _lstm_data_computed(quick), "ltc.lstm_flops")
+
+
+def _lstm_data_computed(quick: bool = False):
     ns = np.array([256, 512, 1024] if quick else [64, 128, 256, 512, 1024])  # --quick: only the sizes the fit uses
     m, L = 8, 4
     rows = []
@@ -69,8 +71,7 @@ def _lstm_data(quick: bool = False):
         lp = {"U": host_zeros((int(n), 4 * int(n))), "W": host_zeros((m, 4 * int(n))), "b": host_zeros(4 * int(n))}
         lstm = _flops(lambda lp, x, I: _lstm_step(lp, x, x, I), lp, x, I[0])
         rows.append((ltc, ltc_once, lstm))
-    _CACHE[key] = (ns, m, L, np.array(rows))
-    return _CACHE[key]
+    return (ns, m, L, np.array(rows))
 
 
 def _lstm_check(ctx: CheckContext) -> Outcome:

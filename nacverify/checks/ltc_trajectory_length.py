@@ -18,6 +18,7 @@ import numpy as np
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import from_host
 from ..program_cache import cached_jit
+from ..shared_work import cached
 from ._ltc_common import _CACHE, SEED002, _fit
 
 __all__ = ["trajectory_length_claims", "trajectory_bound_ratio"]
@@ -72,15 +73,15 @@ def _traj_run(W, U, b, A, steps: int):
 def _traj_lengths(k: int, sw2: float, seeds: int, steps: int = 300):
     """Latent trajectory lengths (seeds, 3: Neural ODE, CT-RNN, LTC), Hard-tanh, width k,
     weights N(0, sw2/k), biases N(0, 1), circular 2-D input I(t) = (cos t, sin t), t in [0, 2 pi], RK4."""
-    key = ("traj", k, sw2, seeds, steps)
-    if key not in _CACHE:
+    def computed():
         rng = np.random.default_rng([k, int(sw2 * 10), 8])
         W = from_host(rng.normal(0, np.sqrt(sw2 / k), (seeds, k, k)))
         U = from_host(rng.normal(0, np.sqrt(sw2 / 2), (seeds, 2, k)))
         b = from_host(rng.normal(0, 1.0, (seeds, 1, k)))
         A = from_host(rng.normal(0, 1.0, (seeds, 1, k)))
-        _CACHE[key] = np.asarray(_traj_run(W, U, b, A, steps))  # (seeds, 3)
-    return _CACHE[key]
+        return np.asarray(_traj_run(W, U, b, A, steps))  # (seeds, 3)
+
+    return cached(_CACHE, ("traj", k, sw2, seeds, steps), computed, f"ltc.trajectory_lengths.k{k}")
 
 
 def _expressivity_check(ctx: CheckContext) -> Outcome:

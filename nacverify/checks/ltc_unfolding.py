@@ -18,6 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..shared_work import cached
 from ..solvers._diffrax import solve_system
 from ._ltc_common import _CACHE, M, N, RANGES_TEXT, SEED002, draw_networks
 
@@ -69,9 +70,10 @@ def _held_reference(p, inputs, dt):
 
 
 def _unfold_data(ctx: CheckContext):
-    key = ("unfold", ctx.seed, ctx.quick)
-    if key in _CACHE:
-        return _CACHE[key]
+    return cached(_CACHE, ("unfold", ctx.seed, ctx.quick), lambda: _unfold_data_computed(ctx), "ltc.unfolding_errors")
+
+
+def _unfold_data_computed(ctx: CheckContext):
     b = 16 if ctx.quick else 64
     p = draw_networks(b, ctx.seed + 31)
     rng = np.random.default_rng([ctx.seed, 31])
@@ -90,8 +92,7 @@ def _unfold_data(ctx: CheckContext):
                 errs.append(np.max(np.abs(xs - ref), axis=(0, 2)))  # per network, max over steps and neurons
             out[(name, dt)] = np.array(errs).T  # (B, L)
         out[("ref_err", dt)] = ref_err
-    _CACHE[key] = (p, Ls, dts, out)
-    return _CACHE[key]
+    return (p, Ls, dts, out)
 
 
 def _unfold_check(reading: str):

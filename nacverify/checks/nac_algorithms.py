@@ -11,12 +11,12 @@ M_in = |A_in| against the public implementation's input mask, on one cell step.
 
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import from_host
+from ..shared_work import shared
 from ._costs import SEED000, SEED001, alg2_block_literal, alg2_block_sizes, alg2_exact_literal
 
 __all__ = ["algorithm_claims"]
@@ -41,7 +41,7 @@ def _cells(quick: bool):
     return _QUICK_CELLS if quick else tuple((tk, k) for tk in _KEFF_TK for k in _KEFF_K)
 
 
-@functools.lru_cache(maxsize=4)
+@shared("nac.alg2.block_curation", maxsize=4)
 def _alg2_runs(seed: int, quick: bool) -> dict:
     """The suite's block curation on seeded Gaussian Q, K for every (T_k, K) cell of the grid:
     (q, k, indices, valid) as NumPy arrays; one jitted call per cell, shared by the Algorithm 2 claims."""

@@ -28,7 +28,6 @@ The model's parity with the public TF layer, ``nac.model.reference_parity``, is
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -43,6 +42,7 @@ from ..margins import TIGHTER, solver_margin
 from ..model import NAC
 from ..model.nac import GateTrace
 from ..program_cache import cached_jit, register_namedtuple
+from ..shared_work import shared
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 
 __all__ = ["gate_claims", "variant_gates", "SIZES"]
@@ -105,7 +105,7 @@ def _evaluate_all(models, x):
     return [_evaluate(model, x) for model in models]
 
 
-@functools.lru_cache(maxsize=4)
+@shared("nac.model.variant_gates", maxsize=4)
 def variant_gates(seed: int, quick: bool) -> tuple[VariantGates, ...]:
     """The shared evaluation of every variant (cached per process)."""
     s = SIZES

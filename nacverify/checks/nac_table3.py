@@ -19,13 +19,14 @@ import functools
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..shared_work import shared
 from ._costs import SEED000, SEED001, _block_fn, _exact_fn, _model, _model_flops, _sds, fit_slope, jaxpr_stats, local_slopes
 
 __all__ = ["slope_reaches", "table3_claims"]
 
 
 # ---------------------------------------------------------------------------- layer costs (Table 3)
-@functools.lru_cache(maxsize=None)
+@shared("nac.table3.layer_costs")
 def _layer_costs(quick: bool) -> dict:
     """XLA FLOPs of the NAC layer forward (lowered, not run) vs n and vs k = d_model."""
     ns = [2**e for e in (range(8, 11) if quick else range(8, 14))]

@@ -17,6 +17,7 @@ from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_
 from ..margins import solver_margin
 from ..odes import frozen_solution
 from ..regimes import named_regime, sample_regime
+from ..shared_work import cached
 from ..solvers import solve_ensemble
 from ._nac_text import SEED000
 
@@ -115,10 +116,7 @@ _THM3_CACHE: dict = {}
 
 
 def _cached_thm3(ctx: CheckContext):
-    key = (ctx.seed, ctx.quick)
-    if key not in _THM3_CACHE:
-        _THM3_CACHE[key] = _thm3_runs(ctx)
-    return _THM3_CACHE[key]
+    return cached(_THM3_CACHE, (ctx.seed, ctx.quick), lambda: _thm3_runs(ctx), "nac.thm3.ensemble_solves")
 
 
 def _varying_bound_check(ctx: CheckContext) -> Outcome:

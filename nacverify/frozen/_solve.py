@@ -20,6 +20,7 @@ from ..precision import uses_float64
 from ..margins import solver_margin
 from ..odes import frozen_solution
 from ..regimes import Regime
+from ..shared_work import cached
 from ..solvers import solve_ensemble
 from ._bounds import bound_curves, variation_bound
 from ._specs import RegimeSpec, SolveOptions
@@ -223,7 +224,5 @@ _RUN_CACHE: dict[tuple, FrozenErrorRun] = {}
 
 
 def cached_run(spec: RegimeSpec, opts: SolveOptions = SolveOptions()) -> FrozenErrorRun:
-    key = (spec, opts)
-    if key not in _RUN_CACHE:
-        _RUN_CACHE[key] = run_frozen_error(spec, opts)
-    return _RUN_CACHE[key]
+    """`run_frozen_error`, once per (spec, options) in this process (the claims on one regime share it)."""
+    return cached(_RUN_CACHE, (spec, opts), lambda: run_frozen_error(spec, opts), f"frozen-error.run:{spec!r}:{opts!r}")

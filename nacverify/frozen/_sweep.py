@@ -37,6 +37,7 @@ import numpy as np
 from ..errors import BadInput, Interrupted
 from ..precision import float64
 from ..regimes import NAMED_REGIMES, Regime, sample_draws
+from ..shared_work import cached
 from ..solvers import solve_ensemble
 from ._bounds import BOUNDS
 from ._chunking import DEFAULT_CHUNK, default_chunk
@@ -405,7 +406,5 @@ def cached_sweep(name: str, n: int, seed: int, T: float = 1.0, a0: float = 0.0, 
     """`run_sweep`, once per definition in this process (the claims of one sweep share it).
     `on_chunk` only sees the chunks of the run that computes it."""
     key = SweepSpec(name, n, seed, chunk, T, a0, opts)
-    if key not in _SWEEP_CACHE:
-        _SWEEP_CACHE[key] = run_sweep(name, n, seed, T=T, a0=a0, opts=opts, chunk=chunk, executor=executor, on_chunk=on_chunk, progress=progress,
-                                      threads=threads)
-    return _SWEEP_CACHE[key]
+    return cached(_SWEEP_CACHE, key, lambda: run_sweep(name, n, seed, T=T, a0=a0, opts=opts, chunk=chunk, executor=executor, on_chunk=on_chunk,
+                                                       progress=progress, threads=threads), f"frozen-error.sweep:{key!r}")
