@@ -118,3 +118,13 @@ def test_a_unit_grows_only_while_that_costs_less_than_computing_twice(plan_data)
 def test_on_one_worker_a_group_is_one_task_in_order(plan_data):
     claims, _ = plan_data
     assert _plan(claims, 1) == [["a.1", "a.2", "a.3", "a.4", "a.5"], ["b.1"]]
+
+
+def test_the_ltc_adjoint_claims_share_one_task_on_sixteen_workers():
+    # measured (tools/claim_seconds.py --sharing): ltc.s5.adjoint_errors computes the adjoint gradients
+    # (6.3 s cold) that ltc.table_bptt.accuracy and ltc.sec16.efficient read; cut apart, a 16-worker
+    # plan ran them in three tasks, two of which computed them again
+    catalog = load_catalog()
+    tasks = runner.plan_tasks(list(catalog.values()), 16, "cold")
+    where = {c.id: i for i, (_, members) in enumerate(tasks) for c in members}
+    assert where["ltc.s5.adjoint_errors"] == where["ltc.table_bptt.accuracy"] == where["ltc.sec16.efficient"]
