@@ -1,15 +1,7 @@
 """Run registered claims, serially or as tasks on an executor (a Dask cluster's, from the CLI).
 
-A group (symbolic, frozen-error, numeric, ltc, solvers, model, ...) shares cached solves and
-compiled functions between its claims, so groups are the unit of work: one task per group,
-costliest first, as long as the workers do not outnumber what the groups can keep busy. A group
-whose measured cost exceeds its share, total / (`TASKS_PER_WORKER` x workers), is cut into
-consecutive runs of its claims (neighbours in id order share the most), each its own task
-(`plan_tasks`); what two tasks of one group both compute is computed twice, the price of the
-parallelism. Claims recorded as sharing a computation (`nacverify.shared_work`) are not cut
-apart while keeping them together costs less than computing it twice (`shared_units`). A claim's cost is measured twice, with warm caches and with cold ones, where the
-groups weigh very differently (compiling is most of a cold run: the model group is 15 % of a
-warm `check --quick` and 31 % of a cold one), and the plan uses the mean of the two shares.
+Claims run in tasks: a claim group, or a run of a group's claims when the group is costlier than a
+worker's share (`nacverify.task_plan.plan_tasks`, which says how and why).
 Tasks are handed out one per worker slot, the costliest waiting task whenever a slot frees
 (`_run_on`): a scheduler that queues several tasks on one worker ahead of time (Dask's
 default) could otherwise leave another worker idle while the queued one is busy (measured: a
@@ -27,8 +19,6 @@ The library never starts a cluster: the caller passes the executor.
 
 from __future__ import annotations
 
-import json
-import math
 import pickle
 import threading
 import uuid
@@ -39,152 +29,9 @@ from typing import Any
 from .claims import CheckContext, Claim, Outcome, Result, evaluate, registry
 from .errors import EnvironmentProblem, Interrupted, NacverifyError
 from .precision import float64
+from .task_plan import claim_cost, plan_tasks
 
-__all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "shared_units", "claim_cost", "Progress"]
-
-
-#: A group costing more than total / (TASKS_PER_WORKER x workers) is cut into runs of about that cost.
-#: 1, measured on 2 cores: 2 cuts the ltc group in two, which shortens a cold ``check --quick`` (80 s
-#: -> 77 s) but lengthens a warm one (27 s -> 30 s: work the group's claims share is done twice).
-TASKS_PER_WORKER = 1
-
-
-def _claim_seconds() -> dict[str, dict[str, float]]:
-    """Seconds of each claim in a ``check --quick --jobs 2`` run on a 2-core machine, measured twice
-    (nacverify/data/claim_seconds.json, written by tools/claim_seconds.py from the reports' per-claim
-    seconds): ``warm``, with the compilation and traced-program caches full, and ``cold``, with both
-    empty. Only ratios within one measurement matter (`claim_cost`)."""
-    from importlib import resources
-
-    return json.loads(resources.files("nacverify.data").joinpath("claim_seconds.json").read_text(encoding="utf-8"))
-
-
-#: The cache states `claim_seconds.json` measured: compilation and traced-program caches full, and empty.
-CACHE_STATES = ("warm", "cold")
-
-
-def claim_cost(claims: Sequence[Claim], caches: str | None = None) -> dict[str, float]:
-    """Each claim's expected share of the run: its seconds as a fraction of all `claims`' seconds,
-    measured with the caches in state `caches` ("warm" or "cold"), or averaged over both (None:
-    the state is unknown). A claim newer than a measurement counts its group's mean there (1 s for a
-    new group); each claim counts at least 0.01 s."""
-    if caches is not None and caches not in CACHE_STATES:
-        raise ValueError(f"caches must be one of {CACHE_STATES} or None, got {caches!r}")
-    shares: dict[str, float] = {c.id: 0.0 for c in claims}
-    measurements = {k: v for k, v in _claim_seconds().items() if k in CACHE_STATES and (caches is None or k == caches)}
-    for measured in measurements.values():
-        by_group: dict[str, list[float]] = {}
-        for c in claims:
-            if c.id in measured:
-                by_group.setdefault(c.group, []).append(measured[c.id])
-        mean = {g: sum(v) / len(v) for g, v in by_group.items()}
-        seconds = {c.id: max(0.01, measured.get(c.id, mean.get(c.group, 1.0))) for c in claims}
-        total = sum(seconds.values()) or 1.0
-        for cid, value in seconds.items():
-            shares[cid] += value / total / max(1, len(measurements))
-    return shares
-
-
-def plan_tasks(claims: Sequence[Claim], workers: int, caches: str | None = None) -> list[tuple[str, list[Claim]]]:
-    """The tasks of a run on `workers` workers, costliest first (`claim_cost` with the caches in
-    state `caches`): (group, claims) pairs. One task per group, except that a group costing more
-    than its share, total / (`TASKS_PER_WORKER` x workers), is cut into at most ceil(cost / share)
-    runs of about equal cost (`_cut`). Claims that share a computation (`shared_units`) are not
-    cut apart; a task runs its claims in their given order. One worker: one task per group.
-
-    Why the cache state. The groups' costs differ in kind: SymPy's proofs cost the same with every
-    cache full, the diffrax solves and the NAC model mostly compile. Ordered by the average of both
-    measurements, a cold `check --quick` on 2 workers took up its solver group last, and one worker
-    ended 2.6 s after the other (a makespan 2.5 % above half the claims' seconds); ordered by the
-    cold seconds, the same claims' plan is 0.4 % above it."""
-    groups: dict[str, list[Claim]] = {}
-    for claim in claims:
-        groups.setdefault(claim.group, []).append(claim)
-    cost = claim_cost(claims, caches)
-    share = sum(cost.values()) / max(1, TASKS_PER_WORKER * workers)
-    shared = _shared_computations(claims)
-    tasks: list[tuple[str, list[Claim], float]] = []
-    for name, members in groups.items():
-        if workers <= 1:
-            tasks.append((name, members, sum(cost[c.id] for c in members)))
-            continue
-        order = {c.id: i for i, c in enumerate(members)}
-        for chunk in _cut(shared_units(members, cost, share, shared), cost, share):
-            chunk.sort(key=lambda c: order[c.id])  # a run's claims in the given order (neighbours share compiled programs)
-            tasks.append((name, chunk, sum(cost[c.id] for c in chunk)))
-    tasks.sort(key=lambda t: (-t[2], t[0]))
-    return [(name, members) for name, members, _ in tasks]
-
-
-def _shared_computations(claims: Sequence[Claim]) -> list[tuple[float, list[str]]]:
-    """`claim_seconds.json`'s record of shared work (`nacverify.shared_work`), as (cost, claim ids)
-    pairs: a computation's seconds as a fraction of `claims`' cold seconds (`claim_cost`'s unit,
-    the record being of a cold run)."""
-    table = _claim_seconds()
-    cold = table.get("cold", {})
-    total = sum(max(0.01, cold.get(c.id, 1.0)) for c in claims) or 1.0
-    return [(float(entry.get("seconds", 0.0)) / total, list(entry.get("claims", ()))) for entry in table.get("shared", {}).values()]
-
-
-def shared_units(members: Sequence[Claim], cost: dict[str, float], limit: float,
-                 shared: Sequence[tuple[float, Sequence[str]]] = ()) -> list[list[Claim]]:
-    """`members` (one group's claims, in order) joined into units: the claims that use one shared
-    computation (`shared`: (its cost, the ids of its claims) pairs, `_shared_computations`) form
-    one unit, which a task keeps whole, since two tasks would each compute it. Computations are
-    joined costliest first, each only while the unit it makes costs at most the computation's own
-    cost more than `limit` or the dearest single claim (whichever is more): past that, a worker
-    running the whole unit alone costs more than computing it twice. Units are listed in the order
-    of their first claims, each with its claims in the given order."""
-    index = {c.id: i for i, c in enumerate(members)}
-    parent = list(range(len(members)))
-    unit_cost = [cost[c.id] for c in members]
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    ceiling = max([limit, *unit_cost])
-    for seconds, ids in sorted(shared, key=lambda entry: -entry[0]):
-        roots = sorted({root(index[cid]) for cid in ids if cid in index})
-        if len(roots) < 2 or sum(unit_cost[r] for r in roots) > ceiling + seconds + 1e-12:
-            continue
-        for r in roots[1:]:
-            parent[r] = roots[0]
-            unit_cost[roots[0]] += unit_cost[r]
-    units: dict[int, list[Claim]] = {}
-    for i, claim in enumerate(members):
-        units.setdefault(root(i), []).append(claim)
-    return list(units.values())
-
-
-def _cut(units: list[list[Claim]], cost: dict[str, float], share: float) -> list[list[Claim]]:
-    """`units` (in order) cut into at most parts = min(units, ceil(total / share)) consecutive runs, at the
-    boundaries total x j / parts (j = 1 .. parts - 1): a run ends at the unit that reaches the next
-    boundary, or before a unit that would pass it by more than the run falls short of it (so a
-    costly unit starts a run of its own instead of swelling its neighbours')."""
-    sizes = [sum(cost[c.id] for c in unit) for unit in units]
-    total = sum(sizes)
-    parts = min(len(units), max(1, math.ceil(total / share - 1e-9))) if share > 0 else 1
-    runs: list[list[Claim]] = []
-    run: list[Claim] = []
-    spent, cut = 0.0, 1
-    for unit, size in zip(units, sizes):
-        boundary = total * cut / parts
-        if run and cut < parts and spent + size - boundary > boundary - spent:
-            runs.append(run)
-            run, cut = [], cut + 1
-        run.extend(unit)
-        spent += size
-        if cut < parts and spent >= total * cut / parts - 1e-12:  # the cut-th of parts equal shares is reached
-            runs.append(run)
-            run = []
-            while cut < parts and spent >= total * cut / parts - 1e-12:
-                cut += 1
-    if run:
-        runs.append(run)
-    return runs
+__all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost", "Progress"]
 
 
 def _workers(executor: Executor) -> int:

@@ -1,5 +1,5 @@
 """Work that claims share within a process (nacverify.shared_work) and how the plan keeps it in one
-task (nacverify.runner.shared_units, plan_tasks): hand-made claims and costs with plans derived by
+task (nacverify.task_plan.shared_units, plan_tasks): hand-made claims and costs with plans derived by
 hand, and the record of two real claims that share a computation."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import nacverify.runner as runner
+import nacverify.task_plan as task_plan
 from nacverify import shared_work
 from nacverify.claims import CheckContext, Claim, Kind, Outcome, Verdict, evaluate
 from nacverify.runner import load_catalog
@@ -79,7 +80,7 @@ def plan_data(monkeypatch):
     seconds = {"a.1": 1.0, "a.2": 1.0, "a.3": 7.0, "a.4": 1.0, "a.5": 1.0, "b.1": 1.0}
     shared = {"w1": {"seconds": 1.0, "claims": ["a.1", "a.4"]}, "w2": {"seconds": 0.5, "claims": ["a.2", "a.5"]}}
     state = {"warm": seconds, "cold": seconds, "shared": shared}
-    monkeypatch.setattr(runner, "_claim_seconds", lambda: state)
+    monkeypatch.setattr(task_plan, "_claim_seconds", lambda: state)
     return [_claim(c) for c in seconds], state
 
 
@@ -104,15 +105,16 @@ def test_a_unit_grows_only_while_that_costs_less_than_computing_twice(plan_data)
     claims, state = plan_data
     members = [c for c in claims if c.group == "a"]
     cost = runner.claim_cost(claims)  # each 1 s claim is 1/12 of the run
-    # w3 (0.5 s) shared by a.1 and a.3: joined they cost 8 s, more than max(limit 3 s, dearest claim 7 s) + 0.5 s
+    # w1 (1 s) joins a.1 (1 s) and a.4 (apart 1 + 1 s): 2 s; w2 likewise a.2 and a.5. w3 (0.5 s, paid by a.1) would join
+    # {a.1, a.4} (2 s) and a.3 (apart 7 + 0.5 s) into 9 s, more than the limit (3 s) and the dearer part (7.5 s)
     shared = [(1 / 12, ["a.1", "a.4"]), (0.5 / 12, ["a.2", "a.5"]), (0.5 / 12, ["a.1", "a.3"])]
-    units = runner.shared_units(members, cost, 3 / 12, shared)
+    units = task_plan.shared_units(members, cost, 3 / 12, shared)
     assert [[c.id for c in u] for u in units] == [["a.1", "a.4"], ["a.2", "a.5"], ["a.3"]]
-    # a limit of 9 s: w1 (the costliest) joins a.1 and a.4 (2 s), then w2 a.2 and a.5, then w3 a.3 to {a.1, a.4} (9 s <= 9 s + 0.5 s)
-    units = runner.shared_units(members, cost, 9 / 12, shared)
+    # with a limit of 9 s, w3 joins them too (9 s <= 9 s)
+    units = task_plan.shared_units(members, cost, 9 / 12, shared)
     assert [[c.id for c in u] for u in units] == [["a.1", "a.3", "a.4"], ["a.2", "a.5"]]
     # the record's seconds, as fractions of the claims' cold seconds (12 s)
-    assert sorted(runner._shared_computations(claims)) == [(0.5 / 12, ["a.2", "a.5"]), (1 / 12, ["a.1", "a.4"])]
+    assert sorted(task_plan._shared_computations(claims)) == [(0.5 / 12, ["a.2", "a.5"]), (1 / 12, ["a.1", "a.4"])]
 
 
 def test_on_one_worker_a_group_is_one_task_in_order(plan_data):
@@ -120,11 +122,26 @@ def test_on_one_worker_a_group_is_one_task_in_order(plan_data):
     assert _plan(claims, 1) == [["a.1", "a.2", "a.3", "a.4", "a.5"], ["b.1"]]
 
 
-def test_the_ltc_adjoint_claims_share_one_task_on_sixteen_workers():
+def test_the_ltc_adjoint_claims_share_one_task_on_four_workers():
     # measured (tools/claim_seconds.py --sharing): ltc.s5.adjoint_errors computes the adjoint gradients
-    # (6.3 s cold) that ltc.table_bptt.accuracy and ltc.sec16.efficient read; cut apart, a 16-worker
-    # plan ran them in three tasks, two of which computed them again
+    # (6.3 s cold) that ltc.table_bptt.accuracy and ltc.sec16.efficient read. On 4 workers the ltc group
+    # (35 s cold) is cut in two; a cut that ignored the sharing put the first claim before the cut and
+    # the other two after it, so a second task computed the gradients again
     catalog = load_catalog()
-    tasks = runner.plan_tasks(list(catalog.values()), 16, "cold")
+    tasks = runner.plan_tasks(list(catalog.values()), 4, "cold")
     where = {c.id: i for i, (_, members) in enumerate(tasks) for c in members}
+    assert sum(1 for name, _ in tasks if name == "ltc") == 2
     assert where["ltc.s5.adjoint_errors"] == where["ltc.table_bptt.accuracy"] == where["ltc.sec16.efficient"]
+
+
+def test_a_costly_shared_computation_is_computed_twice_rather_than_make_one_long_task(plan_data):
+    claims, state = plan_data
+    # a.3 (7 s) pays w (6 s), which a.5 also reads. 12 workers: share 1 s. a.5 apart costs 1 + 6 = 7 s,
+    # joined with a.3 8 s, more than the dearer part (7 s): a.5 runs apart and computes w again.
+    # Units a.1, a.2, a.3, a.4, a.5 of 1, 1, 7, 1, 7 s (17 s): 5 runs at most, boundaries 3.4, 6.8, 10.2, 13.6:
+    # a.1 + a.2 (a.3 would pass 3.4 by 5.6), a.3 (passes 6.8), a.4 (a.5 would pass 10.2 by 6.8), a.5
+    state["shared"] = {"w": {"seconds": 6.0, "claims": ["a.3", "a.5"]}}
+    assert _plan(claims, 12) == [["a.3"], ["a.5"], ["a.1", "a.2"], ["a.4"], ["b.1"]]
+    # w costing 7.5 s: a.5 apart costs 8.5 s, joined 8 s: one unit
+    state["shared"]["w"]["seconds"] = 7.5
+    assert _plan(claims, 12) == [["a.3", "a.5"], ["a.1", "a.2"], ["a.4"], ["b.1"]]

@@ -1,4 +1,4 @@
-"""How `check` cuts its claims into tasks (nacverify.runner.plan_tasks) and the default --jobs: hand-made
+"""How `check` cuts its claims into tasks (nacverify.task_plan.plan_tasks) and the default --jobs: hand-made
 costs whose plan is derived by hand, and the same outcomes however the claims are cut."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 
 import nacverify.catalog  # noqa: F401  (registers every claim provider)
 import nacverify.runner as runner
+import nacverify.task_plan as task_plan
 from nacverify.claims import CheckContext, Claim, Kind, Outcome, Verdict, select
 
 
@@ -23,7 +24,7 @@ def _claim(cid: str, group: str) -> Claim:
 def costs(monkeypatch):
     # group a: eight claims of 1 s; group b: two claims of 1 s (total 10 s), warm and cold alike
     table = {**{f"a.{i}": 1.0 for i in range(1, 9)}, "b.1": 1.0, "b.2": 1.0}
-    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": table, "cold": table})
+    monkeypatch.setattr(task_plan, "_claim_seconds", lambda: {"warm": table, "cold": table})
     return [_claim(c, c[0]) for c in table]
 
 
@@ -37,7 +38,7 @@ def test_one_task_per_group_on_one_worker(costs):
 
 def test_a_group_above_its_share_is_cut_into_consecutive_runs_of_equal_cost(costs):
     # 2 workers: share 10 / 2 = 5 s; group a (8 s) needs ceil(8 / 5) = 2 runs of 4 s; b (2 s) stays whole
-    assert runner.TASKS_PER_WORKER == 1
+    assert task_plan.TASKS_PER_WORKER == 1
     assert _plan(costs, 2) == [("a", ["a.1", "a.2", "a.3", "a.4"]), ("a", ["a.5", "a.6", "a.7", "a.8"]), ("b", ["b.1", "b.2"])]
     # 5 workers: share 2 s; a in 4 runs of 2 s, b (2 s) whole
     assert _plan(costs, 5) == [("a", ["a.1", "a.2"]), ("a", ["a.3", "a.4"]), ("a", ["a.5", "a.6"]), ("a", ["a.7", "a.8"]), ("b", ["b.1", "b.2"])]
@@ -53,13 +54,13 @@ def test_a_claim_newer_than_the_measurement_costs_its_groups_mean(costs):
 
 def test_warm_and_cold_shares_are_averaged(monkeypatch):
     # x costs 1 s warm and 3 s cold, y the reverse: a quarter and three quarters of each run, so half each
-    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": {"x.1": 1.0, "y.1": 3.0}, "cold": {"x.1": 3.0, "y.1": 1.0}})
+    monkeypatch.setattr(task_plan, "_claim_seconds", lambda: {"warm": {"x.1": 1.0, "y.1": 3.0}, "cold": {"x.1": 3.0, "y.1": 1.0}})
     cost = runner.claim_cost([_claim("x.1", "x"), _claim("y.1", "y")])
     assert cost == pytest.approx({"x.1": 0.5, "y.1": 0.5})
 
 
 def test_the_measured_costs_cover_the_catalog_warm_and_cold():
-    table = runner._claim_seconds()
+    table = task_plan._claim_seconds()
     assert set(table) == {"warm", "cold", "shared"}
     ids = {c.id for c in select(["*"])}
     assert ids <= set(table["warm"]) and ids <= set(table["cold"])
@@ -92,7 +93,7 @@ def test_tasks_are_handed_out_one_per_free_worker(monkeypatch):
     # the table claims in four groups of equal cost: 4 tasks on 2 workers; a scheduler given all 4 at
     # once may queue two behind one worker; the run gives each worker one task at a time
     claims = [dataclasses.replace(c, group=f"g{i % 4}") for i, c in enumerate(select(["nac000.table1.*"]))]
-    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": dict.fromkeys((c.id for c in claims), 1.0)})
+    monkeypatch.setattr(task_plan, "_claim_seconds", lambda: {"warm": dict.fromkeys((c.id for c in claims), 1.0)})
     assert len(runner.plan_tasks(claims, 2)) == 4
     evaluate = runner.evaluate
     monkeypatch.setattr(runner, "evaluate", lambda claim, ctx: (time.sleep(0.05), evaluate(claim, ctx))[1])  # no task ends at once
@@ -140,7 +141,7 @@ def test_the_scaling_ladder_doubles_up_to_the_cores():
 
 def test_the_cache_state_picks_its_own_measurement(monkeypatch):
     # x costs 1 s warm and 3 s cold, y the reverse: cold, x is three quarters of the run and goes first; warm, y
-    monkeypatch.setattr(runner, "_claim_seconds", lambda: {"warm": {"x.1": 1.0, "y.1": 3.0}, "cold": {"x.1": 3.0, "y.1": 1.0}})
+    monkeypatch.setattr(task_plan, "_claim_seconds", lambda: {"warm": {"x.1": 1.0, "y.1": 3.0}, "cold": {"x.1": 3.0, "y.1": 1.0}})
     claims = [_claim("x.1", "x"), _claim("y.1", "y")]
     assert runner.claim_cost(claims, "cold") == pytest.approx({"x.1": 0.75, "y.1": 0.25})
     assert runner.claim_cost(claims, "warm") == pytest.approx({"x.1": 0.25, "y.1": 0.75})

@@ -1,4 +1,4 @@
-"""Write nacverify/data/claim_seconds.json, what `nacverify.runner.plan_tasks` plans tasks by: the claims'
+"""Write nacverify/data/claim_seconds.json, what `nacverify.task_plan.plan_tasks` plans tasks by: the claims'
 measured seconds, from the per-claim ``seconds`` of ``check --quick`` reports, and the work claims
 share within a process (`nacverify.shared_work`).
 
