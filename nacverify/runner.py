@@ -84,6 +84,25 @@ def run_claims(claims: Sequence[Claim], ctx: CheckContext, *, executor: Executor
 _CATALOG_LOCK = threading.Lock()
 _FINISHED: dict[tuple[str, str], dict[str, tuple[Outcome, float]]] = {}  # (run token, task) -> claim id -> outcome, seconds
 _STOPPED: set[str] = set()  # run tokens whose caller was interrupted: their tasks stop between claims
+#: How many runs' finished claims a worker keeps (`_FINISHED`), its latest: they outlive their
+#: tasks, since an interrupt may ask for them (`take_finished`) while a returned task's result is
+#: still on its way to the caller, which then would have them from neither.
+KEPT_RUNS = 4
+_RUNS: list[str] = []  # the run tokens this process has seen tasks of, the latest last
+_RUNS_LOCK = threading.Lock()
+
+
+def _keep_run(token: str) -> None:
+    """Note run `token`; forget the finished claims (and the stop) of runs older than the latest `KEPT_RUNS`."""
+    with _RUNS_LOCK:
+        if token in _RUNS:
+            return
+        _RUNS.append(token)
+        for old in _RUNS[:-KEPT_RUNS]:
+            for key in [k for k in list(_FINISHED) if k[0] == old]:
+                _FINISHED.pop(key, None)
+            _STOPPED.discard(old)
+        del _RUNS[:-KEPT_RUNS]
 
 
 def load_catalog() -> dict[str, Claim]:
@@ -101,7 +120,7 @@ def run_group(claim_ids: Sequence[str], ctx: CheckContext, token: str, version: 
     evidence keep their dtype whatever its JAX setting).
 
     `token` names the run: the claim events (on a Dask worker) go to its topic, and each finished
-    claim is kept in `_FINISHED` until the task returns, for `take_finished`. `version`
+    claim is kept in `_FINISHED` for `take_finished` (`KEPT_RUNS`). `version`
     is the caller's nacverify version; a worker with another one refuses the task."""
     import nacverify
 
@@ -112,25 +131,23 @@ def run_group(claim_ids: Sequence[str], ctx: CheckContext, token: str, version: 
     if unknown:
         raise EnvironmentProblem(f"a Dask worker does not know claim {unknown[0]!r}: install the same nacverify on every worker")
     worker = _dask_worker()
+    _keep_run(token)
     key = (token, uuid.uuid4().hex)
     finished = _FINISHED[key] = {}
     out: list[Triple] = []
-    try:
-        for cid in claim_ids:
-            if token in _STOPPED:
-                break
-            _emit(worker, token, cid, False)
-            try:
-                result = evaluate(known[cid], ctx)
-            except NacverifyError:
-                raise
-            except BaseException as exc:  # an interrupt inside this process: the group cannot finish
-                raise NacverifyError(f"{cid}: {type(exc).__name__}: {exc}") from None
-            finished[cid] = (result.outcome, result.seconds)
-            out.append((cid, result.outcome, result.seconds))
-            _emit(worker, token, cid, True)
-    finally:
-        _FINISHED.pop(key, None)
+    for cid in claim_ids:
+        if token in _STOPPED:
+            break
+        _emit(worker, token, cid, False)
+        try:
+            result = evaluate(known[cid], ctx)
+        except NacverifyError:
+            raise
+        except BaseException as exc:  # an interrupt inside this process: the group cannot finish
+            raise NacverifyError(f"{cid}: {type(exc).__name__}: {exc}") from None
+        finished[cid] = (result.outcome, result.seconds)
+        out.append((cid, result.outcome, result.seconds))
+        _emit(worker, token, cid, True)
     return pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -217,10 +234,11 @@ def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done
                     done[cid] = Result(by_id[cid], outcome, seconds)
                     tracker.mark(cid, True)
     except KeyboardInterrupt:
+        if client is not None:
+            _collect_finished(client, token, by_id, done)  # also stops the running tasks between claims
+        _collect_returned(futures, by_id, done)
         for future in futures:
             future.cancel()
-        if client is not None:
-            _collect_finished(client, token, by_id, done)
         raise
     except BaseException:
         for future in futures:
@@ -251,6 +269,16 @@ def _task_result(future: Future, group: str) -> bytes:
 def _unpickle(blob: bytes) -> Any:
     with float64():  # jax arrays in evidence come back as float64, whatever this thread's setting
         return pickle.loads(blob)
+
+
+def _collect_returned(futures: dict[Future, str], by_id: dict[str, Claim], done: dict[str, Result]) -> None:
+    """After an interrupt: the claims of tasks that are done here but not yet taken (best effort)."""
+    for future in futures:
+        if not future.done() or future.cancelled() or future.exception() is not None:
+            continue
+        for cid, outcome, seconds in _unpickle(future.result()):
+            if cid in by_id and cid not in done:
+                done[cid] = Result(by_id[cid], outcome, seconds)
 
 
 def _collect_finished(client: Any, token: str, by_id: dict[str, Claim], done: dict[str, Result]) -> None:

@@ -163,3 +163,19 @@ def test_the_command_line_reads_the_cache_state_from_the_compilation_cache_folde
     assert compilation_cache_state() == "warm"
     monkeypatch.delenv("JAX_COMPILATION_CACHE_DIR")
     assert compilation_cache_state() == "cold"  # the cache off
+
+
+def test_a_returned_task_s_claims_stay_with_its_worker_for_an_interrupt():
+    # a task that has returned, its result not yet with the caller: the worker still hands its claims to
+    # take_finished (they were dropped on return, and an interrupt in that moment lost them); after
+    # KEPT_RUNS later runs they are forgotten
+    import pickle
+
+    import nacverify
+
+    ctx = CheckContext(quick=True)
+    runner.run_group(["ltc.table11.1"], ctx, "run-a", nacverify.__version__)
+    assert list(pickle.loads(runner.take_finished("run-a"))) == ["ltc.table11.1"]
+    for k in range(runner.KEPT_RUNS):
+        runner.run_group(["ltc.table11.1"], ctx, f"later-{k}", nacverify.__version__)
+    assert pickle.loads(runner.take_finished("run-a")) == {}
