@@ -34,6 +34,10 @@ def _persistent_compilation_cache() -> None:
     # JAX caches only compilations over 1 s and entries over a size by default: ours are small
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
+    # JAX by default also points XLA's GPU autotuning cache into this folder, and that path enters
+    # every compilation's cache key, on the CPU too: a cache moved or restored elsewhere (another
+    # checkout, a CI workspace, a container) then never hits. Verification compiles for the CPU.
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_ENABLE_XLA_CACHES", "none")
 
 
 def compilation_cache_state() -> str:
