@@ -83,15 +83,24 @@ def bench(
     scaling_repeats: Annotated[int, typer.Option("--scaling-repeats", help="Alternating 1- and 2-worker runs; the best of each counts (--sweep-bench).", rich_help_panel=SWEEP_PANEL)] = 2,
     check_scaling: Annotated[bool, typer.Option("--check-scaling", help="Instead of NAC: `check --quick` in a fresh process with 1, 2, 4, ... workers up to the usable cores, after a warm-up run; wall times, speedups and whether the verdicts agree (report: /bench/check_scaling).", rich_help_panel=CHECK_PANEL)] = False,
     scaling_jobs: Annotated[Optional[str], typer.Option("--scaling-jobs", help="Comma-separated worker counts for --check-scaling (default: 1, 2, 4, ... up to the usable cores).", rich_help_panel=CHECK_PANEL)] = None,
-    cold_caches: Annotated[bool, typer.Option("--cold-caches", help="--check-scaling without the warm-up: each run with empty caches of its own (compilation, traced programs, catalog), as a first run after installing.", rich_help_panel=CHECK_PANEL)] = False,
+    cold_caches: Annotated[bool, typer.Option("--cold-caches", help="--check-scaling or --plan-workers without the warm-up: each run with empty caches of its own (compilation, traced programs, catalog), as a first run after installing.", rich_help_panel=CHECK_PANEL)] = False,
+    plan_workers: Annotated[Optional[int], typer.Option("--plan-workers", help="Instead of NAC: estimate `check --quick` on N workers here: each task of its N-worker plan alone in a fresh process on one core, the usable cores' worth at a time; the plan's makespan plus the start-up (report: /bench/check_plan).", rich_help_panel=CHECK_PANEL)] = None,
 ) -> None:
     """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
     with --ltc-audit, time the LTC audit instead."""
-    if cold_caches and not check_scaling:
-        raise BadInput("--cold-caches applies to --check-scaling only")
-    if batch is not None and (check_scaling or sweep_bench or ltc_audit):
-        mode = "--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit"
+    if cold_caches and not (check_scaling or plan_workers):
+        raise BadInput("--cold-caches applies to --check-scaling and --plan-workers only")
+    if batch is not None and (check_scaling or sweep_bench or ltc_audit or plan_workers):
+        mode = "--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit" if ltc_audit else "--plan-workers"
         raise BadInput(f"--batch times the NAC suite's rows; it does not apply to {mode}")
+    if plan_workers is not None:
+        if check_scaling:
+            raise BadInput("--plan-workers and --check-scaling are two benches: give one")
+        if not 1 <= plan_workers <= 64:
+            raise BadInput(f"--plan-workers must be between 1 and 64, got {plan_workers}")
+        from .bench_plan import plan_bench
+
+        raise plan_bench(workers=plan_workers, out=out, force=force, cold=cold_caches)
     if check_scaling:
         from .bench_check import check_scaling_bench
 

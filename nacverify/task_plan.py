@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from .claims import Claim
 
-__all__ = ["plan_tasks", "claim_cost", "shared_units", "TASKS_PER_WORKER", "CACHE_STATES"]
+__all__ = ["plan_tasks", "claim_cost", "shared_units", "makespan", "TASKS_PER_WORKER", "CACHE_STATES"]
 
 
 #: A group costing more than total / (TASKS_PER_WORKER x workers) is cut into runs of about that cost.
@@ -190,3 +190,14 @@ def _cut(units: list[list[int]], sizes: list[float], share: float) -> list[list[
     if run:
         runs.append(run)
     return runs
+
+
+def makespan(costs: Sequence[float], workers: int) -> float:
+    """When the last of tasks costing `costs` ends, handed out as `nacverify.runner` hands them out:
+    in the given order (a plan's: costliest first), each to the first worker that is free, all
+    `workers` free at the start."""
+    free = [0.0] * max(1, workers)
+    for cost in costs:
+        earliest = min(range(len(free)), key=free.__getitem__)
+        free[earliest] += cost
+    return max(free)

@@ -331,3 +331,32 @@ def test_cold_caches_is_refused_without_check_scaling(tmp_path):
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "--cold-caches" in lines[0], res.output
     assert not (tmp_path / "x.h5").exists()
+
+
+def test_plan_workers_runs_each_task_alone_and_reports_the_plans_makespan(tmp_path):
+    # two cheap claims of two groups, planned for 2 workers: two tasks, each in a fresh `check --jobs 1`
+    # with empty caches; on 2 workers each task has a worker of its own, so the makespan is the larger
+    import h5py
+
+    from nacverify.cli import bench_plan
+
+    out = tmp_path / "plan.h5"
+    only = ["ltc.table11.1", "nac000.table4.heads_divide"]
+    assert bench_plan.plan_bench(workers=2, out=out, force=False, cold=True, only=only).exit_code == 0
+    with h5py.File(out) as f:
+        attrs = dict(f["bench/check_plan"].attrs)
+        tasks = [dict(f["bench/check_plan"][k].attrs) for k in f["bench/check_plan"]]
+    assert attrs["workers"] == 2 and attrs["tasks"] == 2 and attrs["caches"] == "cold"
+    assert sorted(t["group"] for t in tasks) == ["tables", "text"] and all(t["claims"] == 1 for t in tasks)
+    assert attrs["makespan_claim_s"] == pytest.approx(max(t["claim_seconds_sum"] for t in tasks))
+    assert attrs["claim_seconds_sum"] == pytest.approx(sum(t["claim_seconds_sum"] for t in tasks))
+    startups = sorted(t["wall_s"] - t["claim_seconds_sum"] for t in tasks)
+    assert attrs["startup_s"] == pytest.approx(sum(startups) / 2) and attrs["estimate_s"] == pytest.approx(attrs["makespan_claim_s"] + attrs["startup_s"])
+
+
+def test_plan_workers_refuses_a_worker_count_out_of_range_and_check_scaling_beside_it(tmp_path):
+    for args in (["--plan-workers", "0"], ["--plan-workers", "2", "--check-scaling"]):
+        res = runner.invoke(app, ["bench", *args, "--out", str(tmp_path / "x.h5")])
+        assert res.exit_code == 2, res.output
+        assert len([line for line in res.output.splitlines() if line.strip()]) == 1
+    assert not (tmp_path / "x.h5").exists()

@@ -179,3 +179,12 @@ def test_a_returned_task_s_claims_stay_with_its_worker_for_an_interrupt():
     for k in range(runner.KEPT_RUNS):
         runner.run_group(["ltc.table11.1"], ctx, f"later-{k}", nacverify.__version__)
     assert pickle.loads(runner.take_finished("run-a")) == {}
+
+
+def test_the_makespan_hands_each_task_to_the_first_free_worker():
+    # 2 workers, tasks 5, 4, 3, 3, 2 s: A takes 5, B 4; the first 3 goes to B (free at 4) -> 7, the second to
+    # A (free at 5) -> 8, the 2 to B (free at 7) -> 9: the last ends at 9 s
+    assert task_plan.makespan([5, 4, 3, 3, 2], 2) == 9
+    assert task_plan.makespan([4, 4, 4, 1], 3) == 5
+    assert task_plan.makespan([4, 4, 4, 1], 1) == 13
+    assert task_plan.makespan([], 4) == 0
