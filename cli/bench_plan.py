@@ -50,21 +50,21 @@ def _check_command(ids: list[str], path: Path) -> list[str]:
 
 
 def _run(cmd: list[str], env: dict[str, str], core: Optional[int]) -> tuple[float, dict]:
-    """Run `cmd` (a `check --format json`) bound to `core` (None: unbound); its wall time and document."""
-
-    def bind() -> None:
-        if core is not None:
-            try:
-                os.sched_setaffinity(0, {core})
-            except (AttributeError, OSError):  # not Linux, or refused: the process runs unbound
-                pass
-
+    """Run `cmd` (a `check --format json`) bound to `core` (None: unbound); its wall time and document.
+    The process is bound as soon as it exists (not in a `preexec_fn`: forking this multithreaded
+    process could deadlock the child), well before its JAX sizes its thread pool."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env={**env, "NO_COLOR": "1"}, preexec_fn=bind)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**env, "NO_COLOR": "1"})
+    if core is not None:
+        try:
+            os.sched_setaffinity(proc.pid, {core})
+        except (AttributeError, OSError):  # not Linux, or refused: the process runs unbound
+            pass
+    stdout, stderr = proc.communicate()
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
-        raise RuntimeError(f"check exited {proc.returncode}: {proc.stderr.strip().splitlines()[-1:] or ''}")
-    return wall, json.loads(proc.stdout)
+        raise RuntimeError(f"check exited {proc.returncode}: {' '.join(stderr.strip().splitlines()[-1:])}")
+    return wall, json.loads(stdout)
 
 
 def plan_bench(*, workers: int, out: Optional[Path], force: bool, cold: bool = False, only: Optional[list[str]] = None) -> typer.Exit:
