@@ -236,7 +236,6 @@ def _run_on(executor: Executor, claims: Sequence[Claim], ctx: CheckContext, done
     except KeyboardInterrupt:
         if client is not None:
             _collect_finished(client, token, by_id, done)  # also stops the running tasks between claims
-        _collect_returned(futures, by_id, done)
         for future in futures:
             future.cancel()
         raise
@@ -269,16 +268,6 @@ def _task_result(future: Future, group: str) -> bytes:
 def _unpickle(blob: bytes) -> Any:
     with float64():  # jax arrays in evidence come back as float64, whatever this thread's setting
         return pickle.loads(blob)
-
-
-def _collect_returned(futures: dict[Future, str], by_id: dict[str, Claim], done: dict[str, Result]) -> None:
-    """After an interrupt: the claims of tasks that are done here but not yet taken (best effort)."""
-    for future in futures:
-        if not future.done() or future.cancelled() or future.exception() is not None:
-            continue
-        for cid, outcome, seconds in _unpickle(future.result()):
-            if cid in by_id and cid not in done:
-                done[cid] = Result(by_id[cid], outcome, seconds)
 
 
 def _collect_finished(client: Any, token: str, by_id: dict[str, Claim], done: dict[str, Result]) -> None:
