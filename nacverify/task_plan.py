@@ -151,6 +151,7 @@ class _GroupWork:
         return sum(self.own[i] for i in chosen) + extra
 
     def units(self, limit: float) -> list[list[int]]:
+        """`shared_units`, as lists of indices."""
         unit_of = {i: frozenset([i]) for i in range(len(self.own))}
         for _, users, _ in self.shared:
             parts = {unit_of[i] for i in users}
