@@ -62,17 +62,17 @@ def coverage(
     report.sections["coverage"] = {"problems": json.dumps(problems), "quotes_checked": seeds is not None, "seeds_dir": str(seeds or "")}
     path = write_report(report, out_path, overwrite=force)
     if fmt == OutputFormat.json:
-        print_json({"schema": "nacverify.coverage/2", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
+        print_json({"schema": "nacverify.coverage/3", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
     else:
         table = Table(title="coverage of the source documents (nacverify/ledger/*.yaml)")
-        numeric = ("items", "checked", "not checkable", "missing", "findings: error", "depends on reading")
-        for col in ("document", "items", "checked", "not checkable", "by reason", "missing", "findings: error", "depends on reading"):
+        numeric = ("items", "checked", "not checkable", "missing", "findings: error", "slip", "depends on reading")
+        for col in ("document", "items", "checked", "not checkable", "by reason", "missing", "findings: error", "slip", "depends on reading"):
             table.add_column(col, justify="right" if col in numeric else "left", overflow="fold")
         for doc, c in counts.items():
             reasons = ", ".join(f"{k} {v}" for k, v in c["not_checkable_by_reason"].items()) or "-"
             style = "red" if c["missing"] else "green"
             table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]",
-                          str(c["findings"].get("error", 0)), str(c["findings"].get("depends-on-reading", 0)))
+                          str(c["findings"].get("error", 0)), str(c["findings"].get("slip", 0)), str(c["findings"].get("depends-on-reading", 0)))
         console.print(table)
         if missing:
             for doc, led in ledgers.items():

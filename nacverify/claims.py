@@ -15,7 +15,7 @@ import fnmatch
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "check_kind",
     "with_reading",
     "counts_by_kind",
+    "restated",
     "DOCUMENT_KINDS",
 ]
 
@@ -146,6 +147,17 @@ class Claim:
     kind: Kind | None = None
     reading: str = ""
     threshold: str = ""
+
+
+def restated(claim: Claim, *, suffix: str, source: str, statement: str = "", reading: str | None = None) -> Claim:
+    """`claim`'s check, as another sentence of a document states the same proposition in its own words.
+
+    An accusation is counted where it is made (``reports/FINDINGS_STANDARD.md``, rule 5): each refuted
+    claim is tested by one ledger item per document. A summary that says the same thing again (the
+    abstract, the conclusion) is tested by a claim of its own, ``<claim.id>.<suffix>``, whose `source`
+    quotes that sentence; the check, the expected verdict and any threshold stay `claim`'s."""
+    return replace(claim, id=f"{claim.id}.{suffix}", source=source, statement=statement or claim.statement,
+                   reading=claim.reading if reading is None else reading)
 
 
 @dataclass(frozen=True)

@@ -2,31 +2,40 @@ r"""Findings: one verdict about the document per ledger item.
 
 Claims are the unit of evidence and of the gate; a *finding* is the unit a reader counts. Each
 ledger item (one statement of a document, `nacverify.ledger`) gets exactly one finding, however
-many claims support it, so one accusation is counted once:
+many claims support it, so one accusation is counted once. The labelling standard is
+``reports/FINDINGS_STANDARD.md``; this module is its mechanical part.
 
-- ``error``: the statement fails under its most charitable plausible reading (the item's
-  ``charitable`` claim, of kind ``as-printed`` or ``reading``, is refuted; where that claim is
-  ``as-printed``, the words admit no kinder meaning), and the refutation does not turn on a
-  threshold of ours (`Claim.threshold`);
-- ``depends-on-reading``: some claim of kind ``as-printed`` or ``reading`` is refuted, but the
-  charitable reading holds, or its refutation turns on a threshold the document does not give;
-- ``holds``: no claim about the document is refuted, and every one that decided holds;
-- ``inconclusive``: nothing refuted the statement, but a check could not decide (or the
-  charitable reading itself could not be decided);
-- ``not-checkable``: the item has no claims (``not_checkable`` or ``missing`` in the ledger).
+Only the claims an item *tests* (its ``claims``) decide its finding; the claims it *cites*
+(``cites``) are evidence shown beside it. A claim of kind ``as-printed`` or ``reading`` that is
+refuted *accuses* the document, unless its refutation turns on a threshold of ours
+(`Claim.threshold`): such a claim is a measurement (its flip point is in its evidence), never an
+accusation. Then, in order:
 
-Claims of kind ``correction``, ``implementation`` or ``lemma`` are evidence but never accuse
-the document: refuted, they are listed and do not count against it.
+- ``error``: an as-printed claim accuses and a ``correction`` claim of the item holds (the
+  statement is true only once a sign, an operator, a number or a technical word is changed); or
+  a claim accuses and the item's most charitable reading that keeps the words and the scope
+  (``charitable``, of kind ``as-printed`` or ``reading``) accuses too;
+- ``slip``: what would be ``error``, where the ledger names the unique intended meaning of a
+  typo, a repeated word, an omitted input or a name shorthand (``slip``);
+- ``depends-on-reading``: a claim accuses, but the charitable reading holds (or fails only
+  through a threshold of ours), and the ledger names no part of the statement it leaves untested;
+- ``inconclusive``: a claim accuses but no charitable reading is registered, or the charitable
+  reading could not be decided; or nothing accuses but a claim about the document could not be
+  decided, or the ledger names a part of the statement that no claim tests (``untested``);
+- ``holds``: nothing accuses, and every claim about the document decided (a measured threshold
+  counts as decided);
+- ``not-checkable``: the item tests no claim (``not_checkable`` or ``missing`` in the ledger).
 
-An item with a refuted document claim must name its charitable reading (``charitable``) and
-the defence tried (``defense``); `missing_defenses` lists those that do not. Findings can be
-computed from expected verdicts (the repository's knowledge, which the gate keeps equal to
-the checks' verdicts) or from a report's verdicts.
+Claims of kind ``correction``, ``implementation`` or ``lemma`` never accuse the document.
+`standard_problems` lists the items that break the standard's enforceable rules (ownership,
+twins, readings that are corrections, reviews recorded). Findings can be computed from
+expected verdicts (the repository's knowledge, which the gate keeps equal to the checks'
+verdicts) or from a report's verdicts.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -34,31 +43,55 @@ from typing import Any
 from .claims import DOCUMENT_KINDS, Claim, Kind, Verdict
 from .ledger import DocumentLedger, LedgerItem
 
-__all__ = ["FINDINGS", "Finding", "item_finding", "findings", "finding_counts", "missing_defenses", "expected_verdicts", "report_claims", "report_findings"]
+__all__ = [
+    "FINDINGS", "ACCUSING", "Finding", "item_finding", "findings", "finding_counts", "missing_defenses", "expected_verdicts",
+    "report_claims", "report_findings", "owners", "standard_problems",
+]
 
-FINDINGS = ("error", "depends-on-reading", "holds", "inconclusive", "not-checkable")
+#: Every finding, heaviest first (the order in which reports list them).
+FINDINGS = ("error", "slip", "depends-on-reading", "inconclusive", "holds", "not-checkable")
+#: The findings that say the document is wrong as meant or as printed.
+ACCUSING = ("error", "slip")
 _DECIDED = (Verdict.HOLDS, Verdict.INAPPLICABLE)
+
+Row = tuple[str, str, str]  # (claim id, kind, verdict)
 
 
 @dataclass(frozen=True)
 class Finding:
-    """The finding of one ledger item, with the claims behind it (id, kind, verdict)."""
+    """The finding of one ledger item, with the claims it tests and cites (id, kind, verdict), the
+    defence (of an error or slip, or the charitable reading tried) and the prosecution (of a holds,
+    depends-on-reading or inconclusive)."""
 
     document: str
     item: str
     quote: str
     finding: str
-    claims: tuple[tuple[str, str, str], ...]
+    claims: tuple[Row, ...]
     defense: str
+    prosecution: str = ""
+    cited: tuple[Row, ...] = ()
+    location: str = ""
+    line: int = 0
+    slip: str = ""
+    untested: str = ""
+    accusing: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
+        row = lambda r, owns: {"id": r[0], "kind": r[1], "verdict": r[2], "role": "tests" if owns else "cites"}  # noqa: E731
         return {
             "document": self.document,
             "item": self.item,
+            "location": self.location,
+            "line": self.line,
             "quote": self.quote,
             "finding": self.finding,
-            "claims": [{"id": cid, "kind": kind, "verdict": verdict} for cid, kind, verdict in self.claims],
+            "claims": [row(r, True) for r in self.claims] + [row(r, False) for r in self.cited],
+            "accusing": list(self.accusing),
             "defense": self.defense,
+            "prosecution": self.prosecution,
+            "slip": self.slip,
+            "untested": self.untested,
         }
 
 
@@ -66,34 +99,52 @@ def _is_document(claim: Any) -> bool:
     return bool(claim.kind) and Kind(claim.kind) in DOCUMENT_KINDS
 
 
+def _kind(claim: Any) -> str:
+    return str(claim.kind or "")
+
+
 def item_finding(item: LedgerItem, verdicts: Mapping[str, Verdict], claims: Mapping[str, Any]) -> Finding:
     """The finding of `item` from the verdicts of its claims (see the module docstring). `claims` maps
     ids to anything with ``kind`` and ``threshold``: registered `Claim`s or a report's records."""
-    rows = tuple((cid, str(claims[cid].kind or ""), Verdict(verdicts[cid]).value) for cid in item.claims)
-    made = lambda finding, defense: Finding(item.document, item.item, item.quote, finding, rows, defense)  # noqa: E731
+    rows = tuple((cid, _kind(claims[cid]), Verdict(verdicts[cid]).value) for cid in item.claims)
+    cited = tuple((cid, _kind(claims[cid]), Verdict(verdicts[cid]).value) for cid in item.cites if cid in claims and cid in verdicts)
+    document = [cid for cid in item.claims if _is_document(claims[cid])]
+    accusing = tuple(cid for cid in document if verdicts[cid] == Verdict.REFUTED and not claims[cid].threshold)
+    measured = [cid for cid in document if verdicts[cid] == Verdict.REFUTED and claims[cid].threshold]
+
+    def made(finding: str, defense: str) -> Finding:
+        if finding == "error" and item.slip:
+            finding = "slip"
+        return Finding(item.document, item.item, item.quote, finding, rows, defense, item.prosecution, cited,
+                       item.location, item.line, item.slip, item.untested, accusing if finding in ACCUSING else ())
+
     if not item.claims:
         why = item.not_checkable.get("why", "") if item.not_checkable else f"missing: {item.missing}"
         return made("not-checkable", str(why))
-    document = [cid for cid in item.claims if _is_document(claims[cid])]
-    refuted = [cid for cid in document if verdicts[cid] == Verdict.REFUTED]
-    if not refuted:
-        deciding = document or [cid for cid in item.claims if verdicts[cid] != Verdict.REFUTED]
-        undecided = [cid for cid in deciding if verdicts[cid] not in _DECIDED]
-        if deciding and not undecided and any(verdicts[cid] == Verdict.HOLDS for cid in deciding):
-            return made("holds", item.defense)
-        return made("inconclusive", item.defense or f"undecided: {', '.join(undecided) or 'no claim about the document decided'}")
-    charitable = item.charitable
-    if charitable is None:
-        return made("inconclusive", f"refuted ({', '.join(refuted)}), but no charitable reading is registered for this item")
-    verdict = Verdict(verdicts[charitable])
-    if verdict == Verdict.HOLDS:
-        return made("depends-on-reading", f"{item.defense} [the charitable reading {charitable} holds]")
-    if verdict == Verdict.REFUTED:
-        ours = claims[charitable].threshold
-        if ours:
-            return made("depends-on-reading", f"{item.defense} [refuted only through a threshold of ours: {ours}]")
-        return made("error", item.defense)
-    return made("inconclusive", f"{item.defense} [the charitable reading {charitable} is {verdict.value}]")
+    flips = "".join(f" [{cid}: refuted only through a threshold of ours ({claims[cid].threshold}); a measurement]" for cid in measured)
+    if accusing:
+        printed = [cid for cid in accusing if Kind(claims[cid].kind) == Kind.AS_PRINTED]
+        corrected = [cid for cid in item.claims if _kind(claims[cid]) == Kind.CORRECTION.value and verdicts[cid] == Verdict.HOLDS]
+        if printed and corrected:
+            return made("error", f"{item.defense} [true only as corrected: {', '.join(corrected)} holds]".strip())
+        charitable = item.charitable
+        if charitable is None:
+            return made("inconclusive", f"refuted ({', '.join(accusing)}), but no charitable reading is registered for this item")
+        if charitable in accusing:
+            return made("error", item.defense)
+        verdict = Verdict(verdicts[charitable])
+        if (verdict == Verdict.HOLDS or charitable in measured) and item.untested:
+            return made("inconclusive", f"{item.defense} [the charitable reading {charitable} holds, but it does not test: {item.untested}]{flips}")
+        if verdict == Verdict.HOLDS or charitable in measured:
+            return made("depends-on-reading", f"{item.defense} [the charitable reading {charitable} holds]{flips}")
+        return made("inconclusive", f"{item.defense} [the charitable reading {charitable} is {verdict.value}]")
+    deciding = document or [cid for cid in item.claims if verdicts[cid] != Verdict.REFUTED]
+    undecided = [cid for cid in deciding if verdicts[cid] not in _DECIDED and cid not in measured]
+    if deciding and not undecided and any(verdicts[cid] == Verdict.HOLDS or cid in measured for cid in deciding):
+        if item.untested:
+            return made("inconclusive", f"{item.defense} [not tested: {item.untested}]{flips}".strip())
+        return made("holds", f"{item.defense}{flips}".strip())
+    return made("inconclusive", item.defense or f"undecided: {', '.join(undecided) or 'no claim about the document decided'}")
 
 
 def findings(ledgers: Mapping[str, DocumentLedger], verdicts: Mapping[str, Verdict], claims: Mapping[str, Any]) -> list[Finding]:
@@ -135,6 +186,19 @@ def finding_counts(items: Iterable[Finding]) -> dict[str, dict[str, int]]:
     return {doc: {name: c.get(name, 0) for name in FINDINGS} for doc, c in sorted(out.items())}
 
 
+def owners(ledgers: Mapping[str, DocumentLedger], verdicts: Mapping[str, Verdict], claims: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """claim id -> document -> the items that test it, for every refuted claim about a document that
+    accuses (no threshold of ours). The standard wants exactly one item per document."""
+    out: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for doc, led in ledgers.items():
+        for it in led.items:
+            for cid in it.claims:
+                if cid in claims and cid in verdicts and _is_document(claims[cid]) and Verdict(verdicts[cid]) == Verdict.REFUTED \
+                        and not claims[cid].threshold:
+                    out[cid].setdefault(doc, []).append(it.item)
+    return dict(sorted(out.items()))
+
+
 def missing_defenses(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, Any],
                      verdicts: Mapping[str, Verdict] | None = None) -> list[str]:
     """Items with a claim about the document that is refuted (in `verdicts`; by default each claim's
@@ -147,3 +211,46 @@ def missing_defenses(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str,
             if refuted and (it.charitable is None or not it.defense):
                 out.append(f"{it.key}: {', '.join(refuted)} refuted, but no charitable reading and defense are registered")
     return out
+
+
+def standard_problems(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, Any], verdicts: Mapping[str, Verdict] | None = None,
+                      *, reviews: bool = True) -> list[str]:
+    """The items that break the enforceable rules of ``reports/FINDINGS_STANDARD.md``:
+
+    - *count once*: each accusing claim is tested by exactly one item per document (others cite it);
+    - *readings keep the words*: a charitable reading is an as-printed or reading claim, never a correction;
+    - *slips*: an item marked ``slip`` is refuted as printed (its finding would be error);
+    - *twins agree*: twins have equal findings, or ``twin_differs`` says how their words differ;
+    - *every label is attacked* (`reviews`): each error and slip records a defence, each holds,
+      depends-on-reading and inconclusive with claims a prosecution.
+    """
+    verdicts = expected_verdicts(claims) if verdicts is None else verdicts
+    found = {(f.document, f.item): f for f in findings(ledgers, verdicts, claims)}
+    out = []
+    for cid, per_doc in owners(ledgers, verdicts, claims).items():
+        for doc, items in per_doc.items():
+            if len(items) > 1:
+                out.append(f"{doc}: {cid} is tested by {len(items)} items ({', '.join(items)}); one owns it, the others cite it")
+    for doc, led in ledgers.items():
+        for it in led.items:
+            f = found.get((doc, it.item))
+            if f is None:
+                continue
+            if it.charitable and it.charitable in claims and not _is_document(claims[it.charitable]):
+                out.append(f"{it.key}: charitable reading {it.charitable} is a {_kind(claims[it.charitable])} claim; a reading keeps the words")
+            if it.slip and f.finding != "slip":
+                out.append(f"{it.key}: marked slip, but its finding is {f.finding}")
+            if it.twin:
+                twin = found.get(tuple(it.twin.split(":", 1)))
+                if twin is not None and twin.finding != f.finding and not (it.twin_differs or _twin_differs(ledgers, it.twin)):
+                    out.append(f"{it.key}: {f.finding}, but its twin {it.twin} is {twin.finding} (equal findings, or twin_differs)")
+            if reviews and f.finding in ACCUSING and not it.defense:
+                out.append(f"{it.key}: {f.finding} without a recorded defence")
+            if reviews and it.claims and f.finding in ("holds", "depends-on-reading", "inconclusive") and not it.prosecution:
+                out.append(f"{it.key}: {f.finding} without a recorded prosecution")
+    return out
+
+
+def _twin_differs(ledgers: Mapping[str, DocumentLedger], key: str) -> bool:
+    doc, _, item = key.partition(":")
+    return doc in ledgers and any(it.item == item and it.twin_differs for it in ledgers[doc].items)

@@ -175,10 +175,11 @@ def defined_in(claim: Claim) -> Definition:
 
 
 def citing_items(ledgers: Mapping[str, object]) -> dict[str, list[str]]:
-    """Claim id -> the ``DOC:ITEM`` keys of the ledger items that cite it, in ledger order."""
+    """Claim id -> the ``DOC:ITEM`` keys of the ledger items that test it (``claims``) or cite it as evidence
+    (``cites``), in ledger order."""
     cited: dict[str, list[str]] = {}
     for ledger in ledgers.values():
         for item in ledger.items:
-            for claim_id in item.claims:
+            for claim_id in item.claims + item.cites:
                 cited.setdefault(claim_id, []).append(item.key)
     return cited

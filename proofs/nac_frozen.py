@@ -91,8 +91,8 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.eq38.variation_of_constants",
-        kind="reading", reading="upper limit of the integral in eq. 38 read as t instead of the printed T",
-        source=f"{SEED000}, Theorem 3 proof, eq. 37-38 (upper limit read as t)",
+        kind="correction",
+        source=f"{SEED000}, Theorem 3 proof, eq. 37-38, corrected: the printed upper limit T replaced by t (a symbol changed, so a correction)",
         statement="eps(t) = int_0^t e^{-omega0 (t - s)} g(s) ds solves eps' = -omega0 eps + g, eps(0) = 0",
         check=SolvesODE(eps_formula, lambda e: -omega0 * e + g(t), t, initial=(0, 0)),
         expect=HOLDS,
@@ -133,8 +133,8 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.step40_41.first_term",
-        kind="reading", reading="upper limit of eq. 40-41 read as t",
-        source=f"{SEED000}, Theorem 3 proof, eq. 40 -> 41 (first term, upper limit t)",
+        kind="correction",
+        source=f"{SEED000}, Theorem 3 proof, eq. 40 -> 41 (first term), corrected: the printed upper limit T replaced by t",
         statement="int_0^t (L_phi + C L_omega) s ds = (L_phi + C L_omega) t^2/2 <= (L_phi + C L_omega) t^2",
         check=AllOf(
             integral=Identity(integrate((L_phi + C * L_omega) * s, (s, 0, t)), (L_phi + C * L_omega) * t**2 / 2),
@@ -145,9 +145,10 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.step40_41.second_term",
-        kind="reading", reading="upper limit read as t; error profile |eps(s)| = K s^2 (the shape of the true error)",
-        source=f"{SEED000}, Theorem 3 proof, eq. 40 -> 41 (second term)",
-        statement="L_omega int_0^t s |eps(s)| ds <= L_omega int_0^t |eps(s)| ds, for an error growing like |eps(s)| = K s^2 (the shape of the true error)",
+        kind="as-printed",
+        source=f"{SEED000}, Theorem 3 proof, eq. 40 -> 41 (second term), 'Since e^{{-omega0 (t - s)}} <= 1'",
+        statement="L_omega int_0^t s |eps(s)| ds <= L_omega int_0^t |eps(s)| ds, the step that drops the factor s (the same with the printed upper "
+                  "limit T), tested on an error growing like |eps(s)| = K s^2 (the shape of the true error)",
         check=Inequality(L_omega * integrate(s * K * s**2, (s, 0, t)), "<=", L_omega * integrate(K * s**2, (s, 0, t)),
                          where=lambda q: q["L_omega"] > 0 and q["K"] > 0),
         expect=REFUTED,
@@ -158,8 +159,8 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.thm3.gronwall_41_42",
-        kind="reading", reading="upper limit of eq. 41's integral read as t (Gronwall form u(t) <= K t^2 + L int_0^t u)",
-        source=f"{SEED000}, Theorem 3 proof, eq. 41 -> 42 (Gronwall, upper limit t)",
+        kind="correction",
+        source=f"{SEED000}, Theorem 3 proof, eq. 41 -> 42 (Gronwall), corrected: the upper limit of eq. 41's integral T replaced by t (Gronwall form u(t) <= K t^2 + L int_0^t u)",
         statement="u(t) <= K t^2 + L int_0^t u implies u(t) <= K t^2 e^{L t}: the extreme case u = (2K/L^2)(e^{Lt} - 1 - Lt) stays below K t^2 e^{Lt}",
         check=AllOf(
             extreme_case=SolvesODE(u_star, lambda v: 2 * K * t + L * v, t, initial=(0, 0)),

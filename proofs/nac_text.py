@@ -58,10 +58,10 @@ TRIANGLE_CASES = [{a: sa * p, z: sb * q} for sa in (1, -1) for sb in (1, -1)]
 OBLIGATIONS = [
     Obligation(
         "nac.cor3.remark.time_inverse_omega",
-        kind="reading",
-        reading="'the convergence rate is inversely proportional to omega' read as: the required time t* of eq. 12 is inversely proportional to omega",
+        kind="correction",
         source=f"{SEED001}, Section 2.1.2, Remark after Corollary 3, 'The convergence rate is inversely proportional to omega_tau' "
-               f"(line 373; {SEED000}, line 98, same words)",
+               f"(line 373; {SEED000}, line 98, same words), corrected: the required time t* of eq. 12, not the rate, is inversely "
+               "proportional to omega ('rate', a technical word, replaced)",
         statement="omega * t*(omega, delta) does not depend on omega, t* = ln(|a0 - a*|/delta)/omega",
         check=Identity(diff(omega * t_star, omega), 0),
         expect=HOLDS,

@@ -106,19 +106,52 @@ def test_item_without_claims_is_not_checkable():
 def test_every_finding_value_is_reached_and_counted_once_per_item():
     items = [
         _item(["x.printed", "x.kind.fails"], charitable="x.kind.fails", defense="d"),  # error
+        _item(["x.printed", "x.kind.fails"], charitable="x.kind.fails", defense="d", slip="meant: y"),  # slip
         _item(["x.printed", "x.kind"], charitable="x.kind", defense="d"),  # depends-on-reading
-        _item(["x.kind", "x.impl"]),  # holds
         _item(["x.impl"]),  # inconclusive
+        _item(["x.kind", "x.impl"]),  # holds
         _item(not_checkable={"reason": "external", "why": "w"}),  # not-checkable
     ]
     items = [LedgerItem(**{**it.__dict__, "item": f"s{k}"}) for k, it in enumerate(items)]
     ledger = {"X": DocumentLedger("X", "X.txt", "title", tuple(items))}
     verdicts = {"x.printed": F, "x.kind.fails": F, "x.kind": H, "x.impl": F}
     out = findings(ledger, verdicts, CLAIMS)
-    assert [f.finding for f in out] == ["error", "depends-on-reading", "holds", "inconclusive", "not-checkable"]
+    assert [f.finding for f in out] == list(FINDINGS) == ["error", "slip", "depends-on-reading", "inconclusive", "holds", "not-checkable"]
     assert finding_counts(out) == {"X": {name: 1 for name in FINDINGS}}
     # an item whose claims were not all run is left out, not guessed
-    assert len(findings(ledger, {k: v for k, v in verdicts.items() if k != "x.impl"}, CLAIMS)) == 3
+    assert len(findings(ledger, {k: v for k, v in verdicts.items() if k != "x.impl"}, CLAIMS)) == 4
+
+
+def test_a_threshold_of_ours_never_accuses_the_refutation_is_a_measurement():
+    # rule 4: the only refuted claim turns on our tolerance; the statement holds and the flip is named in the defence
+    f = item_finding(_item(["x.kind.ours", "x.kind"]), {"x.kind.ours": F, "x.kind": H}, CLAIMS)
+    assert f.finding == "holds" and "one std is our tolerance" in f.defense and f.accusing == ()
+    assert _finding(_item(["x.kind.ours"]), x_kind_ours=F) == "holds"  # the measurement alone decides, as a statement that holds
+
+
+def test_a_correction_that_holds_beside_a_refuted_printed_claim_is_an_error_never_a_reading():
+    # rule 1: the printed statement is true only once corrected; a kinder reading registered beside it does not soften that
+    item = _item(["x.printed", "x.fix", "x.kind"], charitable="x.kind", defense="d")
+    assert _finding(item, x_printed=F, x_fix=H, x_kind=H) == "error"
+    assert _finding(LedgerItem(**{**item.__dict__, "slip": "meant: y"}), x_printed=F, x_fix=H, x_kind=H) == "slip"
+    # the correction alone, with the printed claim holding, accuses nothing
+    assert _finding(item, x_printed=H, x_fix=H, x_kind=H) == "holds"
+
+
+def test_cited_claims_are_shown_but_do_not_decide():
+    # rule 5: the refutation is owned elsewhere; this item cites it and is judged by what it tests
+    item = _item(["x.kind"], cites=("x.printed",))
+    f = item_finding(item, {"x.kind": H, "x.printed": F}, CLAIMS)
+    assert f.finding == "holds" and f.cited == (("x.printed", "as-printed", "refuted"),)
+    assert f.to_json()["claims"] == [{"id": "x.kind", "kind": "reading", "verdict": "holds", "role": "tests"},
+                                     {"id": "x.printed", "kind": "as-printed", "verdict": "refuted", "role": "cites"}]
+
+
+def test_an_untested_part_keeps_a_finding_inconclusive():
+    # rule 8: a check of a weaker statement cannot decide 'holds', nor 'depends-on-reading' through its charitable reading
+    assert _finding(_item(["x.kind"], untested="whether it is learned"), x_kind=H) == "inconclusive"
+    item = _item(["x.printed", "x.kind"], charitable="x.kind", defense="d", untested="whether it is learned")
+    assert _finding(item, x_printed=F, x_kind=H) == "inconclusive"
 
 
 def test_missing_defenses_lists_exactly_the_undefended_refutations():

@@ -39,12 +39,19 @@ def _report(tmp_path, verdict: Verdict):
 def test_findings_json_has_exactly_the_documented_fields_and_validates():
     res = runner.invoke(app, ["findings", "--json"])
     doc = json.loads(res.stdout)
-    jsonschema.validate(doc, load_schema("nacverify.findings/1"))
+    jsonschema.validate(doc, load_schema("nacverify.findings/2"))
     assert doc["basis"] == "expected" and doc["report"] is None
     assert res.exit_code == (1 if doc["problems"] else 0)
     items = sum(len(led.items) for led in load_ledgers().values())
     assert len(doc["findings"]) == items  # one finding per ledger item, none counted twice
-    assert {tuple(sorted(f)) for f in doc["findings"]} == {("claims", "defense", "document", "finding", "item", "quote")}
+    assert {tuple(sorted(f)) for f in doc["findings"]} == {("accusing", "claims", "defense", "document", "finding", "item", "line", "location",
+                                                            "prosecution", "quote", "slip", "untested")}
+    # each refuted claim about a document has its owning item, and that item tests it
+    tested = {(f["document"], f["item"]): {c["id"] for c in f["claims"] if c["role"] == "tests"} for f in doc["findings"]}
+    assert doc["owners"] and all(cid in tested[(d, item)] for cid, per_doc in doc["owners"].items() for d, item in per_doc.items())
+    # 000's eq. 29 (the upper limit T for t) is a slip, and its twin in 001 prints t and holds
+    found = {(f["document"], f["item"]): f for f in doc["findings"]}
+    assert found[("000", "eq29")]["finding"] == "slip" and "t" in found[("000", "eq29")]["slip"] and found[("001", "eq29")]["finding"] == "holds"
     for doc_id, counts in doc["counts"].items():
         assert sum(counts.values()) == len(load_ledgers([doc_id])[doc_id].items)
 
@@ -74,7 +81,7 @@ def test_report_show_and_html_count_findings_per_item(tmp_path):
     path = _report(tmp_path, Verdict.HOLDS)
     shown = runner.invoke(app, ["report", "show", str(path)])
     unchecked = sum(1 for it in load_ledgers(["004"])["004"].items if not it.claims)
-    line = f"findings 004 (one per ledger item): 0 error, 0 depends-on-reading, 1 holds, 0 inconclusive, {unchecked} not-checkable"
+    line = f"findings 004 (one per ledger item): 0 error, 0 slip, 0 depends-on-reading, 0 inconclusive, 1 holds, {unchecked} not-checkable"
     assert shown.exit_code == 0 and line in " ".join(shown.stdout.split()), shown.stdout[-800:]  # however the width folds it
     res = runner.invoke(app, ["report", "html", str(path), "--out", str(tmp_path / "html")])
     page = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")

@@ -193,7 +193,7 @@ def _ledger_expectation():
             where = f"{d}:{it['item']}"
             if sum(bool(it.get(k)) for k in ("claims", "not_checkable", "missing")) != 1:
                 problems.append(f"{where}: not exactly one status")
-            named.update(it.get("claims") or ())
+            named.update((it.get("claims") or []) + (it.get("cites") or []))
             if it.get("charitable") is not None and (it["charitable"] not in (it.get("claims") or ()) or not it.get("defense")):
                 problems.append(f"{where}: charitable")
             if it.get("twin") is not None and keys.get(it["twin"], {}).get("twin") != where:
@@ -212,7 +212,7 @@ def _ledger_expectation():
 def test_coverage_json_validates(tmp_path):
     counts, problems = _ledger_expectation()
     res = runner.invoke(app, ["coverage", "--format", "json", "--out", str(tmp_path / "c.h5")])
-    doc = valid(strict_loads(res.stdout), "nacverify.coverage/2")
+    doc = valid(strict_loads(res.stdout), "nacverify.coverage/3")
     expected_exit = 1 if problems or any(c[3] for c in counts.values()) else 0
     assert res.exit_code == expected_exit, (problems, doc["problems"])
     assert bool(doc["problems"]) == bool(problems), (problems, doc["problems"])

@@ -202,12 +202,11 @@ def locality_reading_claims() -> list[Claim]:
               _membrane_check, group="numeric", kind=Kind.READING,
               reading="the code read as line 24 describes it: a spiking population whose membrane integrates key-query products over time "
                       "(line 45 calls the product an approximation); stand-ins as locality.code.no_cross_token_attention, plus an LIF with reset"),
-        Claim("locality.rho.differentiable_ae", f"{s3}, line 20, '(which is differentiable with respect to delta)'; line 10, rho(t, delta)",
+        Claim("locality.rho.differentiable_ae", f"{s3}, line 20, '(which is differentiable with respect to delta)', corrected: differentiable "
+              "almost everywhere (between the jumps of the count), as automatic differentiation sees it; line 10, rho(t, delta)",
               "rho(t, delta) is differentiable in delta except at the finitely many delta = |t_e - t|, with d rho/d delta = -rho/delta",
               "200 uniform events on [0, 50], 200 random (t, delta), delta in [0.1, 5]; central differences with step 1e-6 delta", H,
-              "between jumps the count is constant and rho = n/(2 delta)", _rho_ae_check, group="numeric", kind=Kind.READING,
-              reading="'differentiable with respect to delta' read as almost everywhere (between the jumps of the count), as automatic "
-                      "differentiation sees it"),
+              "between jumps the count is constant and rho = n/(2 delta)", _rho_ae_check, group="numeric", kind=Kind.CORRECTION),
         Claim("locality.effective_Nk.bursty", f"{s3}, line 21, 'for event streams with average density below 20% of maximum, the effective attention "
               "computation reduces to O(N x k)'",
               "in a bursty stream (average density 5% of the in-burst maximum) the number of logits the printed bias keeps above a cut-off grows "
@@ -220,12 +219,11 @@ def locality_reading_claims() -> list[Claim]:
                       "gate); 'below-threshold logits' as logits more than log(1/tau) below their row maximum, for cut-offs from log 2 to log 1e4, "
                       "so that no one cut-off of ours decides"),
         Claim("locality.spiking.inhibition_fires_less", f"{SEED003}, section 'Mapping to spiking implementation', line 24, 'a presynaptic inhibitory "
-              "population ... causing them to fire less frequently'",
+              "population ... causing them to fire less frequently', corrected: inhibition lowers the input current ('reduces the effective "
+              "threshold', which raises the rate, replaced by what inhibition does)",
               "an inhibitory current h > 0 subtracted from an LIF neuron's input lowers its firing rate", "tau V' = -V + I - h, theta = 1, I = 1.5, "
               "h in {0, 0.1, 0.2, 0.4}", H, "the rate 1/(tau log((I - h)/(I - h - theta))) falls as h grows", _inhibition_check, group="numeric",
-              kind=Kind.READING,
-              reading="'presynaptic inhibitory population' read as what inhibition does, lowering the input current (the sentence's 'reduces the "
-                      "effective threshold' is then a slip: lowering the threshold raises the rate, locality.spiking.gate_fires_less)"),
+              kind=Kind.CORRECTION),
         Claim("sparse.alg.sparse_increment", f"{SEED004}, section 'how is the attention determined?', 'B = f(X[args], B[args]) X = g(X[args], B[args])'; "
               "line 35, 'X will only have to be sparsely incremented for the next state vector'",
               "read as updating the attended coordinates in place, X[args] = g(X[args], B[args]), the next state carries every coordinate of X "

@@ -17,7 +17,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider, restated
 from ..solvers._diffrax import solve_system
 from ._ltc_common import M, N, QUICK_NETWORKS, RANGES_TEXT, SEED002, T, _f, _solve, _trajectory_f, activation_fn, draw_networks
 from .adversary import maximise, rk4_trajectory
@@ -316,7 +316,23 @@ def bounds_claims() -> list[Claim]:
               Verdict.HOLDS, "f >= 0: eq. 12 holds", _unbounded_check("sigmoid"), group="ltc", kind=Kind.READING,
               reading="'LTCs cannot [have unbounded states]' read for f = sigmoid, one of 002's two typical choices"),
     ]
-    return claims
+    return claims + _restated({c.id: c for c in claims})
+
+
+def _restated(by_id: dict[str, Claim]) -> list[Claim]:
+    """The sentences that say the bounds again in their own words (an accusation is counted where it is made):
+    section 6's gloss of eq. 11 and of eq. 12, section 15's 'prevent state explosion' and section 16's summary."""
+    s = SEED002
+    tanh11, unbounded = by_id["ltc.eq11.own_f.tanh"], by_id["ltc.sec6.unbounded.tanh"]
+    return [
+        restated(tanh11, suffix="never_exceeds", source=f"{s}, section 6 line 252, 'The time-constant can never exceed the intrinsic tau_i and can "
+                 "never drop below tau_i/(1+tau_i W_i)', with 002's own f = tanh (eq. 9a)"),
+        restated(unbounded, suffix="never_explode", source=f"{s}, section 6 line 262, 'The hidden state of every LTC neuron is always bounded. This "
+                 "guarantees state stability --- outputs never explode even if inputs grow to infinity.'"),
+        restated(unbounded, suffix="no_explosion", source=f"{s}, section 15 line 498, 'The sigmoid/tanh bounds naturally prevent state explosion (Eq. 12)'"),
+        restated(unbounded, suffix="s16", source=f"{s}, section 16 line 525, 'Both the time-constant and hidden state are provably bounded, "
+                 "guaranteeing stability.'"),
+    ]
 
 
 add_provider(bounds_claims)

@@ -158,12 +158,11 @@ def ltc_reading_claims() -> list[Claim]:
               reading="'>= O(g)' as '>= c g' with one c (as ltc.sec8.larger_bound), over 002's own parameter ranges: table 12's dt and L, and "
                       "sigma_b < sigma_w (line 326: sigma_w^2 = 2, sigma_b^2 = 1)"),
         Claim("ltc.stiff.stability_limited", f"{s}, section 15 line 493, 'LTC ODEs are stiff (Press et al. 2007), meaning standard Runge-Kutta solvers "
-              "... require an exponential number of steps'",
+              "... require an exponential number of steps', corrected: stiff in Press et al.'s sense, the number of explicit steps set by stability "
+              "and growing with the stiffness ratio T/tau ('exponential', a technical word, replaced)",
               "explicit Runge-Kutta (Tsit5) on LTC ODEs is stability-limited once tau << T: its step count grows with T/tau and does not fall when "
               "the tolerance is loosened", "eq. 7, sigmoid, smooth input, T = 1, tau in {1e-4, 3.2e-5, 1e-5}, rtol 1e-4 and 1e-8", H,
-              "measured: steps ~ T/tau, the same at both tolerances", _stability_limited_check, group="ltc", kind=Kind.READING,
-              reading="'stiff ... require an exponential number of steps' read as stiffness in Press et al.'s sense: a number of explicit steps "
-                      "set by stability, growing with the stiffness ratio T/tau ('exponential' as 'very many')"),
+              "measured: steps ~ T/tau, the same at both tolerances", _stability_limited_check, group="ltc", kind=Kind.CORRECTION),
         Claim("ltc.sec15.tanh_tau_sys.tau_below_1", f"{s}, section 15 line 499, 'When using tanh activation, f in [-1, 1], so tau_sys in "
               "[tau/(1+tau), tau/(1-tau)]'",
               "along trajectories with f = tanh, tau_sys lies in [tau/(1+tau), tau/(1-tau)] wherever tau < 1",

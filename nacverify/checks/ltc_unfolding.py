@@ -147,7 +147,10 @@ def unfolding_claims() -> list[Claim]:
               "measured: with f frozen the L substeps converge to the exact solve of the frozen-f linear ODE, whose own error (f frozen over "
               "dt) partly cancels the substeps' error: in some networks (dt = 0.1, 1) the error rises again with L",
               _unfold_check("f_once"), group="ltc", kind=Kind.READING,
-              reading="f_val computed once per input step (eq. 22) and kept fixed over the L applications of eq. 23, each of size dt/L"),
+              reading="f_val computed once per input step (eq. 22) and kept fixed over the L applications of eq. 23, each of size dt/L",
+              threshold="'decreases at every L = 1..10 in every network' (strict monotonicity) is ours: the document says 'for accuracy' and "
+                        "'More = more accurate'; the error at L = 10 is a median 0.12-0.20 of that at L = 1, and the evidence counts the networks "
+                        "whose error rises between two consecutive L"),
     ]
 
 

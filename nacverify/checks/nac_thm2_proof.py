@@ -141,15 +141,6 @@ def _thm2_linear_check(ctx: CheckContext) -> Outcome:
     return Outcome(Verdict.INCONCLUSIVE, f"g not affine (curvature {worst_curv:.3g})", ev)
 
 
-def _thm2_statement_check(ctx: CheckContext) -> Outcome:
-    return Outcome(Verdict.INCONCLUSIVE, "not decided: the suite refutes the proof's T = 1 construction (phi never reaches the output: "
-                   "nac.thm2.single_key_head_output, nac.thm2.t1_output_ignores_gates) and, with the public implementation's linear cells, the "
-                   "T = 1 layer is affine (nac.thm2.eq20.linear_cells: sup error >= 1/2 for x^2 on [-1, 1]); the printed theorem allows any T and "
-                   "does not fix the cell activation, and whether a NAC layer with nonlinear cells (through v_proj, or with T > 1 through phi) "
-                   "approximates every continuous f is neither proved by the printed proof nor refuted here",
-                   Evidence({}, {"construction_refuted_by": "nac.thm2.t1_output_ignores_gates", "linear_cells_refuted_by": "nac.thm2.eq20.linear_cells"}))
-
-
 @cached_jit
 def _logit_phi_curvature(m, u):
     """max |Hessian| at u of logit(phi(u)), the backbone output, compiled as one program per model (eager, its
@@ -210,12 +201,6 @@ def thm2_proof_claims() -> list[Claim]:
         "a NAC layer with the public implementation's linear cells, at T = 1, approximates f(x) = x_1^2 on [-1, 1] to every eps > 0",
         "suite's model with activation linear (the public default), T = 1, d_model 2..16", Verdict.REFUTED,
         "g is affine in x, and the best affine sup error for x^2 on [-1, 1] is 1/2", _thm2_linear_check, group="model", kind=Kind.IMPLEMENTATION)
-    add("nac.thm2",
-        f"{SEED001}, Section 2.3, Theorem 2 (Universal Approximation by NAC), eq. 20 (line 596-605)",
-        "for every continuous f on a compact K and eps > 0 some NAC layer g has sup ||f - g|| < eps",
-        "as printed: sufficiently large units, sparsity, heads; any T; cell activation not fixed", Verdict.INCONCLUSIVE,
-        "the suite refutes only the proof's construction and the linear-cell implementation; the theorem itself is not decided",
-        _thm2_statement_check, group="model", kind=Kind.AS_PRINTED)
     add("nac.b3.backbone_affine",
         f"{SEED001}, Appendix B.3, 'set NCP sparsity s = 0 for full connectivity, ensuring the backbone approximates any' (line 1748) and "
         f"'This NCP, with sufficiently large units and low sparsity, approximates any continuous scalar function' (line 1807)",

@@ -191,11 +191,11 @@ def thm3_proof_claims() -> list[Claim]:
         "slow, fast, oscillatory families; |eps| from the solver; quadrature by trapezoid", Verdict.HOLDS,
         "follows from the version with t: the range s in (t, T] adds a nonnegative integrand", _eq40_check("T"), group="numeric", kind=Kind.AS_PRINTED)
     add("nac.thm3.eq40.upper_limit_t",
-        f"{SEED000}, Appendix B.1.2, eq. 40, read with upper limit t (line 393)",
+        f"{SEED000}, Appendix B.1.2, eq. 40 (line 393), corrected: the printed upper limit T replaced by t",
         "|eps(t)| <= int_0^t e^{-omega0 (t - s)} (L_phi s + L_omega s (C + |eps(s)|)) ds for t in (0, T]",
         "slow, fast, oscillatory families; |eps| from the solver; quadrature by trapezoid", Verdict.HOLDS,
         "eq. 38 (with t), |dphi| <= L_phi s, |domega| <= L_omega s and |a_varying| <= C + |eps|", _eq40_check("t"), group="numeric",
-        kind=Kind.READING, reading="upper limit of eq. 40's integral read as t instead of the printed T")
+        kind=Kind.CORRECTION)
     return c
 
 

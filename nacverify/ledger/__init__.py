@@ -24,7 +24,21 @@ An item with claims may also give
   ``as-printed`` or ``reading`` claims is expected ``refuted`` (`nacverify.findings`);
 - ``defense``: that reading in words, and why it fails, or that it holds;
 - ``twin``: ``DOC:ITEM``, the same statement in the other version of the paper (000 and 001
-  state many things twice); twins name each other and are checked the same way.
+  state many things twice); twins name each other, are checked the same way and get the same
+  finding unless ``twin_differs`` says how their words differ;
+- ``cites``: claims cited as evidence only. A refuted document claim is *owned* by the one item
+  of each document whose words it tests (it is in that item's ``claims``); other items that lean
+  on it cite it, and it does not change their finding;
+- ``slip``: the intended meaning, where the refuted statement is a typo, a repeated word, an
+  omitted input or a name shorthand whose meaning is unique and on which nothing depends (the
+  finding is then ``slip``, not ``error``);
+- ``untested``: the part of the statement that the claims do not test (the finding is then at
+  most ``inconclusive``);
+- ``prosecution``: the answer of an independent prosecutor to a ``holds``,
+  ``depends-on-reading`` or ``inconclusive`` finding (``defense`` holds the defender's answer to
+  an ``error`` or ``slip``).
+
+The labelling standard these fields serve is ``reports/FINDINGS_STANDARD.md``.
 
 The ledger is data a scientist reviews without reading code; `coverage` counts it.
 """

@@ -69,6 +69,11 @@ class LedgerItem:
     charitable: str | None = None
     defense: str = ""
     twin: str | None = None
+    cites: tuple[str, ...] = ()
+    slip: str = ""
+    prosecution: str = ""
+    untested: str = ""
+    twin_differs: str = ""
 
     @property
     def key(self) -> str:
@@ -96,6 +101,11 @@ def _ledger_text(doc: str) -> str:
     return resources.files(__package__).joinpath(f"{doc}.yaml").read_text(encoding="utf-8")
 
 
+def _text(value) -> str:
+    """A prose field, its whitespace folded (YAML block scalars keep line breaks)."""
+    return " ".join(str(value or "").split())
+
+
 def _parse(doc: str, text: str) -> DocumentLedger:
     try:
         data = yaml.load(text, Loader=_LOADER)
@@ -118,8 +128,13 @@ def _parse(doc: str, text: str) -> DocumentLedger:
                 not_checkable=dict(nc) if isinstance(nc, dict) else ({"reason": str(nc), "why": ""} if nc else None),
                 missing=raw.get("missing"),
                 charitable=raw.get("charitable"),
-                defense=" ".join(str(raw.get("defense") or "").split()),
+                defense=_text(raw.get("defense")),
                 twin=raw.get("twin"),
+                cites=tuple(raw.get("cites") or ()),
+                slip=_text(raw.get("slip")),
+                prosecution=_text(raw.get("prosecution")),
+                untested=_text(raw.get("untested")),
+                twin_differs=_text(raw.get("twin_differs")),
             )
         )
     return DocumentLedger(doc, str(data.get("document", SEED_FILES.get(doc, ""))), str(data.get("title", "")), tuple(items))
@@ -183,10 +198,18 @@ def validate(ledgers: Mapping[str, DocumentLedger], claim_ids: Iterable[str]) ->
                     problems.append(f"{where}: twin {it.twin!r} is no ledger item")
                 elif twin is not None and twin.twin != it.key:
                     problems.append(f"{where}: twin {it.twin!r} does not name this item back")
-            for cid in it.claims:
+            for cid in it.claims + it.cites:
                 named.add(cid)
                 if cid not in known:
                     problems.append(f"{where}: names claim {cid!r}, which is not registered")
+            for cid in sorted(set(it.claims) & set(it.cites)):
+                problems.append(f"{where}: {cid} is both tested (claims) and cited (cites)")
+            if it.cites and not it.claims and not it.not_checkable:
+                problems.append(f"{where}: cites claims but tests none and gives no not_checkable reason")
+            if (it.slip or it.prosecution or it.untested) and not it.claims:
+                problems.append(f"{where}: slip, prosecution and untested need claims that test the item")
+            if it.twin_differs and not it.twin:
+                problems.append(f"{where}: twin_differs without a twin")
     if set(ledgers) == set(SEED_FILES):
         for cid in sorted(known - named):
             problems.append(f"claim {cid} is named by no ledger item")

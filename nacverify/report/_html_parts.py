@@ -35,7 +35,7 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92
 .small{color:#59636e;font-size:.85em}blockquote{margin:0;color:#31363b}td blockquote{max-width:60em}
 .banner ul{margin:.4em 0 0;padding-left:1.4em;font-weight:400}.banner li{margin:.15em 0}
 small{color:#59636e}td i{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;font-style:normal;font-size:.85em}
-td details{margin:.2em 0 0;font-size:.92em}td summary{font-weight:400;color:#59636e}.f-error{color:#cf222e}.f-depends-on-reading{color:#9a6700}.f-holds{color:#1a7f37}.f-inconclusive{color:#bf8700}.f-not-checkable{color:#59636e}
+td details{margin:.2em 0 0;font-size:.92em}td summary{font-weight:400;color:#59636e}.f-error{color:#cf222e}.f-slip{color:#8250df}.f-depends-on-reading{color:#9a6700}.f-holds{color:#1a7f37}.f-inconclusive{color:#bf8700}.f-not-checkable{color:#59636e}
 .x{color:#cf222e;font-weight:700}.cl p{margin:.25em 0 .25em 1em}.only{display:none}
 #unexpected-only:target~.only{display:block}#unexpected-only:target~.ok,#unexpected-only:target~* .ok{display:none}
 """
