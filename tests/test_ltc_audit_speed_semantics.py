@@ -40,11 +40,11 @@ def test_batched_fused_update_equals_the_serial_numpy_formula(negative):
     rng = np.random.default_rng(1)
     S = 70  # not a multiple of the chunk: the last chunk is padded
     v, I, el = rng.uniform(-0.5, 0.8, (S, 5)), rng.normal(size=(S, 2)), np.exp(rng.uniform(-2.3, 2.3, S))
-    new, scale, tau = fused(cell, v, I, el, 6)
+    new, sd, tau = fused(cell, v, I, el, 6)
     for k in (0, 33, 69):
-        ref, ref_scale = fused_step(cell, v[k:k + 1], I[k:k + 1], el[k:k + 1], 6, with_scale=True)
+        ref = fused_step(cell, v[k:k + 1], I[k:k + 1], el[k:k + 1], 6)
         np.testing.assert_allclose(new[k], ref[0], rtol=1e-13, atol=1e-15)
-        np.testing.assert_allclose(scale[k], ref_scale[0], rtol=1e-12)
+        np.testing.assert_allclose(sd[k], fused(cell, v[k:k + 1], I[k:k + 1], el[k:k + 1], 6)[1][0], rtol=1e-12)  # a row alone: the same
         g, gs = cell.synaptic(v[k]), cell.sensory(I[k])
         np.testing.assert_allclose(tau[k], cell.cm / (cell.gleak + g.sum(axis=0) + gs.sum(axis=0)), rtol=1e-13)
     for u in (1, 3, 48):  # one compilation serves every unfold count

@@ -43,7 +43,7 @@ import numpy as np
 
 from ...errors import BadInput
 
-__all__ = ["AUTHORS_CONVENTION", "AUTHORS_NAMES", "AUTHORS_STEPS", "AUTHORS_UNFOLDS", "STATES_BY_SOLVER", "is_authors_run",
+__all__ = ["AUTHORS_CONVENTION", "AUTHORS_RUN_FILE", "shipped_authors_run", "AUTHORS_NAMES", "AUTHORS_STEPS", "AUTHORS_UNFOLDS", "STATES_BY_SOLVER", "is_authors_run",
            "authors_entries"]
 
 AUTHORS_CONVENTION = "ltc-authors-tf1"
@@ -121,3 +121,15 @@ def _states(entries: Mapping[str, Any], source: str, solver: str) -> np.ndarray:
     else:
         h0 = np.zeros(states.shape[1:], dtype=states.dtype)  # tf.nn.dynamic_rnn's zero_state
     return np.concatenate([h0[None], states])
+
+
+AUTHORS_RUN_FILE = "ltc_authors_tf1_run.npz"
+
+
+def shipped_authors_run() -> "Path":
+    """The package's copy of shared/reference's run of the authors' cell (package data of
+    ``nacverify.data``, byte for byte; LTC_AUTHORS_RUN.md beside it says how it was made)."""
+    from importlib import resources
+    from pathlib import Path
+
+    return Path(str(resources.files("nacverify.data").joinpath("reference", AUTHORS_RUN_FILE)))
