@@ -20,7 +20,8 @@ from nacverify.audit.ltc import export as ltc_export  # noqa: E402
 from nacverify.audit.ltc.claims import _Cell, fused_step, ltc_audit_claims  # noqa: E402
 from nacverify.audit.ltc.export import export_ncps_cell, export_ncps_ltc, ncps_cell_entries  # noqa: E402
 from nacverify.audit.ltc.format import ltc_from_arrays  # noqa: E402
-from nacverify.audit.ltc.numerics import compare_with_reference, fused, ode_solve  # noqa: E402
+from nacverify.audit.ltc.numerics import compare_with_reference, ode_solve  # noqa: E402
+from nacverify.audit.ltc.updates import fused, update_of  # noqa: E402
 from nacverify.claims import CheckContext, evaluate  # noqa: E402
 
 
@@ -82,7 +83,7 @@ def test_reference_error_bound_covers_the_true_reference_error():
     rng = np.random.default_rng(3)
     el = np.exp(rng.uniform(np.log(0.1), np.log(10.0), 40))
     v0, I = rng.uniform(-0.5, 0.5, (40, 3)), rng.normal(size=(40, 1))
-    cmp = compare_with_reference(cell, v0, I, el, [1, 6], 6, rtol=1e-8, atol=1e-10, check_rows=8)
+    cmp = compare_with_reference(cell, v0, I, el, [1, 6], 6, rtol=1e-8, atol=1e-10, check_rows=8, update=update_of("fused"))
     exact = np.array([linear_exact(cell, v0[k], el[k]) for k in range(40)])
     fused6 = fused(cell, v0, I, el, 6)[0]
     scale = np.maximum(np.abs(exact).max(axis=1), np.abs(v0).max(axis=1))

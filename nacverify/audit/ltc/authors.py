@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import BadInput
+from .solver_names import solver_name
 
 __all__ = ["AUTHORS_CONVENTION", "AUTHORS_RUN_FILE", "shipped_authors_run", "AUTHORS_NAMES", "AUTHORS_STEPS", "AUTHORS_UNFOLDS", "STATES_BY_SOLVER", "is_authors_run",
            "authors_entries"]
@@ -67,8 +68,6 @@ def authors_entries(entries: Mapping[str, Any], source: str = "<arrays>", *, sol
     """The format's entries for a run of the authors' cell (module docstring), and the step each
     solver has in their convention (for comparing a run with the other solvers). `solver` (any
     spelling of nacverify.audit.ltc.format.SOLVER_ALIASES) declares the solver when the file does not."""
-    from .format import solver_name
-
     clash = [n for n in _NOT_THEIRS if n in entries]
     if clash:
         why = ("their cell takes no elapsed time: cm_t = C_m/dt already holds the step" if "elapsed" in clash

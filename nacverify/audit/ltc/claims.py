@@ -52,7 +52,7 @@ from .format import COMPUTE_DTYPES, SOLVERS
 from .numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference
 from .shared import (GROSS_FACTOR, LTC_CLAIM_IDS, SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome,
                      solver_words, step_outcome, unfolds_needed)
-from .updates import advance
+from .updates import advance, update_of
 
 __all__ = ["ltc_audit_claims", "LTC_CLAIM_IDS", "LTC_CLAIM_SPECS", "DEFAULT_SOLVER_TOL", "DEFAULT_SOLVER_STEPS",
            "fused_step", "ltc_rhs", "UNFOLD_GRID", "STEP_SIGMAS", "step_sweep"]
@@ -382,7 +382,7 @@ def _solver_comparison(e: LTCExport, limit: int) -> ReferenceComparison | None:
     I = e.mapped_inputs().reshape(-1, e.M)[idx]
     el = e.elapsed.astype(np.float64).reshape(-1)[idx]
     return compare_with_reference(cell, v0, I, el, [int(u) for u in _unfold_grid(e)], e.ode_unfolds, rtol=REF_RTOL, atol=REF_ATOL,
-                                  check_factor=CHECK_FACTOR, check_rows=CHECK_LANES, floor=ESTIMATE_FLOOR, solver=e.solver)
+                                  check_factor=CHECK_FACTOR, check_rows=CHECK_LANES, floor=ESTIMATE_FLOOR, update=update_of(e.solver))
 
 
 def _in_background(fn: Callable, *args) -> Future:

@@ -61,6 +61,8 @@ import numpy as np
 
 from ...errors import BadInput
 from ..gates.format import _float_array, _number, _scalar, read_entries
+from .authors import AUTHORS_CONVENTION, authors_entries, is_authors_run
+from .solver_names import SOLVER_ALIASES, SOLVERS, solver_name
 
 __all__ = [
     "LTCExport",
@@ -92,10 +94,6 @@ LTC_PARAMS = _UNIT + _SYN + _SENS
 LTC_RUN = ("inputs", "elapsed", "states")
 LTC_OPTIONAL = ("sparsity_mask", "sensory_sparsity_mask", "input_w", "input_b", "output_w", "output_b", "outputs")
 LTC_ATTRS = ("ode_unfolds", "epsilon", "implicit_param_constraints", "implementation", "solver", "solver_step", "compute_dtype")
-SOLVERS = ("fused", "euler", "rk4")
-#: accepted spellings of each solver (compared without case, spaces, '-' and '_'): the LTC authors' ODESolver names too
-SOLVER_ALIASES = {"fused": ("fused", "semiimplicit", "semi"), "euler": ("euler", "explicit", "expliciteuler"),
-                  "rk4": ("rk4", "rungekutta", "rungekutta4")}
 #: machine epsilon of each dtype the arithmetic may be declared in (`compute_dtype`)
 COMPUTE_DTYPES = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "float64": 2.0**-52}
 ABSTRACT_PARAMS = ("tau", "A", "gamma_r", "gamma", "mu")
@@ -275,16 +273,6 @@ def _float_arrays(source: str, entries: Mapping[str, Any], required: tuple[str, 
         raise BadInput(f"{source}: {exc}") from None
 
 
-def solver_name(value: Any, source: str = "<arrays>") -> str:
-    """The canonical solver name ("fused", "euler", "rk4") of a spelling in SOLVER_ALIASES; else one-line BadInput."""
-    text = str(_scalar("solver", value))
-    key = "".join(ch for ch in text.lower() if ch not in " -_")
-    for name, spellings in SOLVER_ALIASES.items():
-        if key in spellings:
-            return name
-    raise BadInput(f"{source}: solver {text!r} is not one of fused (SemiImplicit), euler (Explicit), rk4 (RungeKutta)")
-
-
 def _compute_dtype(source: str, entries: Mapping[str, Any], override: str | None) -> str:
     """The declared arithmetic dtype ("" when neither the file nor `override` declares one)."""
     declared = str(_scalar("compute_dtype", entries["compute_dtype"])) if "compute_dtype" in entries else ""
@@ -351,7 +339,6 @@ def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>", *, sol
         if solver is not None or compute_dtype is not None:
             raise BadInput(f"{source}: an abstract-form export has one solver (eq. 9) and its stored dtype; drop --solver / --compute-dtype")
         return _abstract_from_arrays(entries, source)
-    from .authors import AUTHORS_CONVENTION, authors_entries, is_authors_run
 
     convention, steps = "ltc-cell", {}
     if is_authors_run(entries):

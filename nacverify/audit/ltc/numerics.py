@@ -40,7 +40,7 @@ import numpy as np
 
 from ...precision import float64
 
-__all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "fused", "ode_solve", "ODE_SOLVER",
+__all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "ode_solve", "ODE_SOLVER",
            "MAX_ROWS", "MAX_LANES", "MAX_ODE_STEPS", "workers"]
 
 MAX_ROWS = 64  # rows (steps x batch) per fused-kernel call: its (rows, N, N) sigmoids stay in cache (fewer, a power of two, on short runs)
@@ -155,16 +155,6 @@ def _ode_executable(lanes: int, N: int, M: int):
         return fn.trace(_param_specs(N, M), *_specs((lanes, N), (lanes, N), (lanes, N), (lanes,), (), ()), MAX_ODE_STEPS).lower().compile()
 
     return _executable(("ode", lanes, N, M), build)
-
-
-def fused(cell: CellArrays, v: np.ndarray, I: np.ndarray, elapsed: np.ndarray, unfolds: int, *,
-          progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The fused update (nacverify.audit.ltc.updates, solver "fused") of rows v (S, N) with inputs
-    I (S, M) held over elapsed (S,), `unfolds` times: (v_new, sd, tau_sys), each (S, N); sd is the
-    first-order standard deviation of an implementation's rounding in units of eps/sqrt(12)."""
-    from .updates import advance
-
-    return advance("fused", cell, v, I, elapsed, unfolds, progress=progress)
 
 
 # ---------------------------------------------------------------------------- reference solves
@@ -290,14 +280,13 @@ def _check_rows(elapsed: np.ndarray, rel: np.ndarray, k: int) -> np.ndarray:
 
 def compare_with_reference(cell: CellArrays, v0: np.ndarray, I: np.ndarray, elapsed: np.ndarray, unfolds: list[int], primary: int, *,
                            rtol: float, atol: float, check_factor: float = 100.0, check_rows: int = MAX_LANES,
-                           floor: float = 10.0, solver: str = "fused") -> ReferenceComparison:
-    """Solve every row's interval at (rtol, atol) (`ode_solve`), apply `solver`'s update
-    (nacverify.audit.ltc.updates: fused, euler or rk4) with each
+                           floor: float = 10.0, update: Callable[..., tuple]) -> ReferenceComparison:
+    """Solve every row's interval at (rtol, atol) (`ode_solve`), apply `update(cell, v0, I, elapsed, u)`
+    (a solver's update, nacverify.audit.ltc.updates.advance with its solver bound: fused, euler or rk4;
+    returning the new rows first) with each
     unfold count of `unfolds` (`primary` among them), over the same interval, and re-solve `check_rows` rows at
     tolerances `check_factor` x tighter to test the error estimate `floor` x rtol
     (`ReferenceComparison`)."""
-    from .updates import advance
-
     eps64 = float(np.finfo(np.float64).eps)
     ref, ok, steps = ode_solve(cell, v0, I, elapsed, rtol, atol)
     scale = np.maximum(np.max(np.abs(ref), axis=1), np.max(np.abs(v0), axis=1))
@@ -306,7 +295,7 @@ def compare_with_reference(cell: CellArrays, v0: np.ndarray, I: np.ndarray, elap
 
     def rel_error(u: int) -> np.ndarray:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            return np.max(np.abs(advance(solver, cell, v0, I, elapsed, u)[0] - ref), axis=1) / scale
+            return np.max(np.abs(update(cell, v0, I, elapsed, u)[0] - ref), axis=1) / scale
 
     rel = {int(primary): rel_error(int(primary))}
     if not ok.all():  # no reference, nothing to check

@@ -47,7 +47,7 @@ import numpy as np
 
 from ...precision import float64
 
-__all__ = ["SOLVERS", "SIGMOID_ROUNDINGS", "advance"]
+__all__ = ["SOLVERS", "SIGMOID_ROUNDINGS", "advance", "fused", "update_of"]
 
 SOLVERS = ("fused", "euler", "rk4")
 SIGMOID_ROUNDINGS = 4  # exp, the addition, the reciprocal and the library's own approximation error: a few ulps of s
@@ -259,3 +259,17 @@ def advance(solver: str, cell, v: np.ndarray, I: np.ndarray, elapsed: np.ndarray
 
     _run_chunks([lambda span=span: chunk(*span) for span in spans], done)
     return out[0], out[1], out[2]
+
+
+def fused(cell, v: np.ndarray, I: np.ndarray, elapsed: np.ndarray, unfolds: int, *,
+          progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`advance` with the fused solver (seed 002 eq. 8-9): (v_new, sd, tau_sys)."""
+    return advance("fused", cell, v, I, elapsed, unfolds, progress=progress)
+
+
+def update_of(solver: str) -> Callable[..., tuple]:
+    """`solver`'s update as nacverify.audit.ltc.numerics.compare_with_reference takes it."""
+    def update(cell, v, I, elapsed, unfolds):
+        return advance(solver, cell, v, I, elapsed, unfolds)
+
+    return update
