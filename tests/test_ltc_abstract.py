@@ -251,5 +251,5 @@ def test_largest_elapsed_within_is_the_end_of_the_shortest_first_run_within_tole
     el = np.array([1.0, 3.0, 2.0, 4.0])
     rel = np.array([0.1, 0.5, 0.2, 0.05])  # shortest first: 1 ok, 2 ok, 3 over: the run ends at 2 (4 is within again, not counted)
     assert largest_elapsed_within(el, rel, 0.3) == 2.0
-    assert largest_elapsed_within(el, rel, 0.05) == 0.0  # the shortest interval is already over
+    assert largest_elapsed_within(el, rel, 0.05) is None  # the shortest interval is already over: none (null in JSON), not 0.0
     assert largest_elapsed_within(el, rel, 1.0) == 4.0

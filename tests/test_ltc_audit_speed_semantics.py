@@ -20,7 +20,8 @@ from nacverify.audit.ltc import export as ltc_export  # noqa: E402
 from nacverify.audit.ltc.claims import _Cell, fused_step, ltc_audit_claims  # noqa: E402
 from nacverify.audit.ltc.export import export_ncps_cell, export_ncps_ltc, ncps_cell_entries  # noqa: E402
 from nacverify.audit.ltc.format import ltc_from_arrays  # noqa: E402
-from nacverify.audit.ltc.numerics import compare_with_reference, fused, ode_solve  # noqa: E402
+from nacverify.audit.ltc.numerics import compare_with_reference, ode_solve  # noqa: E402
+from nacverify.audit.ltc.updates import fused, update_of  # noqa: E402
 from nacverify.claims import CheckContext, evaluate  # noqa: E402
 
 
@@ -40,11 +41,11 @@ def test_batched_fused_update_equals_the_serial_numpy_formula(negative):
     rng = np.random.default_rng(1)
     S = 70  # not a multiple of the chunk: the last chunk is padded
     v, I, el = rng.uniform(-0.5, 0.8, (S, 5)), rng.normal(size=(S, 2)), np.exp(rng.uniform(-2.3, 2.3, S))
-    new, scale, tau = fused(cell, v, I, el, 6)
+    new, sd, tau = fused(cell, v, I, el, 6)
     for k in (0, 33, 69):
-        ref, ref_scale = fused_step(cell, v[k:k + 1], I[k:k + 1], el[k:k + 1], 6, with_scale=True)
+        ref = fused_step(cell, v[k:k + 1], I[k:k + 1], el[k:k + 1], 6)
         np.testing.assert_allclose(new[k], ref[0], rtol=1e-13, atol=1e-15)
-        np.testing.assert_allclose(scale[k], ref_scale[0], rtol=1e-12)
+        np.testing.assert_allclose(sd[k], fused(cell, v[k:k + 1], I[k:k + 1], el[k:k + 1], 6)[1][0], rtol=1e-12)  # a row alone: the same
         g, gs = cell.synaptic(v[k]), cell.sensory(I[k])
         np.testing.assert_allclose(tau[k], cell.cm / (cell.gleak + g.sum(axis=0) + gs.sum(axis=0)), rtol=1e-13)
     for u in (1, 3, 48):  # one compilation serves every unfold count
@@ -82,7 +83,7 @@ def test_reference_error_bound_covers_the_true_reference_error():
     rng = np.random.default_rng(3)
     el = np.exp(rng.uniform(np.log(0.1), np.log(10.0), 40))
     v0, I = rng.uniform(-0.5, 0.5, (40, 3)), rng.normal(size=(40, 1))
-    cmp = compare_with_reference(cell, v0, I, el, [1, 6], 6, rtol=1e-8, atol=1e-10, check_rows=8)
+    cmp = compare_with_reference(cell, v0, I, el, [1, 6], 6, rtol=1e-8, atol=1e-10, check_rows=8, update=update_of("fused"))
     exact = np.array([linear_exact(cell, v0[k], el[k]) for k in range(40)])
     fused6 = fused(cell, v0, I, el, 6)[0]
     scale = np.maximum(np.abs(exact).max(axis=1), np.abs(v0).max(axis=1))

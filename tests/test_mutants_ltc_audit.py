@@ -12,6 +12,7 @@ from scipy.integrate import solve_ivp
 
 from nacverify.audit.ltc import numerics as ltc_numerics
 from nacverify.audit.ltc.numerics import CellArrays, ode_solve
+from nacverify.audit.ltc.updates import update_of
 
 
 def _cell(N: int, M: int, seed: int) -> CellArrays:
@@ -105,7 +106,7 @@ def test_a_reference_that_did_not_finish_gives_every_unfold_count_and_no_check(m
     c = _cell(3, 2, 4)
     rng = np.random.default_rng(5)
     v0, I, elapsed = rng.uniform(-1, 1, (4, 3)), rng.uniform(-1, 1, (4, 2)), np.array([0.3, 1.0, 2.5, 0.7])
-    cmp = ltc_numerics.compare_with_reference(c, v0, I, elapsed, [1, 6, 3], 6, rtol=1e-8, atol=1e-10)
+    cmp = ltc_numerics.compare_with_reference(c, v0, I, elapsed, [1, 6, 3], 6, rtol=1e-8, atol=1e-10, update=update_of("fused"))
     assert sorted(cmp.rel) == [1, 3, 6] and all(r.shape == (4,) for r in cmp.rel.values())
     assert not cmp.finished[0] and cmp.finished[1:].all()
     assert cmp.check_index.shape == (0,) and cmp.check_error.shape == (0,)

@@ -225,10 +225,10 @@ def _write(handle: h5py.File, report: Report) -> None:
             group.attrs[key] = _attr(value)
         scalars = group.create_group("scalars")
         for key, value in outcome.evidence.scalars.items():
-            scalars.attrs[key] = _attr(value)
+            scalars.attrs[key] = _evidence_attr(value)
         witness = group.create_group("witness")
         for key, value in outcome.evidence.witness.items():
-            witness.attrs[key] = _attr(value)
+            witness.attrs[key] = _evidence_attr(value)
         arrays = group.create_group("arrays")
         for key, value in outcome.evidence.arrays.items():
             _write_array(arrays, key, np.asarray(value), links, key=id(value))
@@ -252,6 +252,16 @@ def write_report(report: Report, path: str | os.PathLike, *, overwrite: bool = F
             handle.flush()
 
     return atomic_write(path, write, overwrite=overwrite)
+
+
+def _evidence_attr(value: Any) -> Any:
+    """An evidence scalar as an HDF5 attribute; None ("none": no such value) as an empty attribute,
+    read back as None (null in JSON), unlike a number standing in for it."""
+    return h5py.Empty("f8") if value is None else _attr(value)
+
+
+def _decode_evidence(value: Any) -> Any:
+    return None if isinstance(value, h5py.Empty) else _decode(value)
 
 
 def _decode(value: Any) -> Any:
@@ -308,8 +318,8 @@ def read_report(path: str | os.PathLike) -> ReportData:
                     message=a["message"],
                     group=a["group"],
                     seconds=float(a["seconds"]),
-                    scalars={k: _decode(v) for k, v in group["scalars"].attrs.items()},
-                    witness={k: _decode(v) for k, v in group["witness"].attrs.items()},
+                    scalars={k: _decode_evidence(v) for k, v in group["scalars"].attrs.items()},
+                    witness={k: _decode_evidence(v) for k, v in group["witness"].attrs.items()},
                     arrays={k: _read_dataset(v) for k, v in group["arrays"].items()},
                     kind=str(a.get("kind", "")),
                     reading=str(a.get("reading", "")),

@@ -271,7 +271,7 @@ def _solver_error(e: AbstractLTCExport, tol: float | None, limit: int) -> Outcom
     w = {"step": step, "batch": b, "elapsed": float(el[k]), "relative_error": float(rel[k]), "ode_unfolds": e.ode_unfolds,
          "dt": float(el[k] / e.ode_unfolds)}
     gate = 1e-2 if tol is None else tol  # without --tol, the tolerance of the 'over' and 'largest elapsed within' figures only
-    scalars = {"tolerance": float("nan") if tol is None else tol, "figures_tolerance": gate, "steps_checked": int(cmp.rows.size),
+    scalars = {"tolerance": None if tol is None else tol, "figures_tolerance": gate, "steps_checked": int(cmp.rows.size),
                "steps_total": e.T * e.B, "max_relative_error": float(rel.max()),
                "median_relative_error": float(np.median(rel)), "steps_over_tolerance": int((rel - est > gate).sum()),
                "largest_elapsed_within_tolerance": largest_elapsed_within(el, rel, gate), "max_solver_error_estimate": bound,

@@ -38,6 +38,7 @@ from .claims import CHECK_FACTOR, CHECK_LANES, ESTIMATE_FLOOR, REF_ATOL, REF_RTO
 from .export import ncps_cell_entries, random_ncps_run
 from .format import read_ltc_export, write_ltc_export
 from .numerics import ODE_SOLVER, compare_with_reference
+from .updates import update_of
 
 __all__ = ["ELAPSED", "AUDIT_TARGET_S", "WIRINGS", "Timing", "LTCAuditBench", "bench_ltc_audit", "ltc_bench_section"]
 
@@ -147,7 +148,8 @@ def bench_ltc_audit(directory: str | os.PathLike, *, units: int = 64, inputs: in
     mx, md, bound, measured, nsteps = np.empty((E, U)), np.empty((E, U)), np.empty(E), np.empty(E), np.empty(E, dtype=np.int64)
     for i, h in enumerate(ELAPSED):
         cmp = compare_with_reference(cell, v0, I, np.full(rows.size, h), grid, export.ode_unfolds, rtol=REF_RTOL, atol=REF_ATOL,
-                                     check_factor=CHECK_FACTOR, check_rows=CHECK_LANES, floor=ESTIMATE_FLOOR)
+                                     check_factor=CHECK_FACTOR, check_rows=CHECK_LANES, floor=ESTIMATE_FLOOR,
+                                     update=update_of("fused"))
         ok = bool(cmp.finished.all() and cmp.check_finished.all() and cmp.estimate_covers.all())  # else NaN: no figure without a reference
         for j, u in enumerate(grid):
             mx[i, j] = np.max(cmp.rel[u]) if ok else np.nan

@@ -22,14 +22,21 @@ name                        shape       meaning
 ``input_w``, ``input_b``    [M]         optional input mapping I = x * input_w + input_b
 ``output_w``, ``output_b``  [K]         optional output mapping y = v[:K] * output_w + output_b
 ``inputs``                  [T, B, M]   the raw inputs x fed to the cell
-``elapsed``                 [T] / [T,B] elapsed time of each step (> 0)
+``elapsed``                 [], [T], [T,B] elapsed time of each step (> 0; a number: every step)
 ``states``                  [T+1, B, N] the implementation's state, states[0] the initial one
 ``outputs``                 [T, B, K]   optional: the implementation's outputs
 ==========================  ==========  ===================================================
 
 attributes: ``ode_unfolds`` (int >= 1), ``epsilon`` (>= 0), ``implicit_param_constraints``
 (0/1: softplus applied to cm, gleak, w, sensory_w at run time), optional ``implementation``
-(free text). The sigmoid is ``1/(1 + exp(-sigma (v_pre - mu)))``.
+(free text), optional ``solver`` (``fused``, the default, ``euler`` or ``rk4``; the LTC authors'
+names ``SemiImplicit``, ``Explicit``, ``RungeKutta`` too: `SOLVER_ALIASES`), optional
+``solver_step`` (the step h of one unfold: elapsed = ode_unfolds h when ``elapsed`` is absent,
+and must agree with it otherwise), optional ``compute_dtype`` (the dtype the implementation
+computed in, apart from the dtype the arrays are stored in; default: the stored one). The
+sigmoid is ``1/(1 + exp(-sigma (v_pre - mu)))``. A file with the LTC authors' TF1 names
+(``cm_t``, ``W``, ``sensory_W``, ...) is read in their time convention
+(nacverify.audit.ltc.authors).
 Files: NPZ or HDF5 (as the NAC gate export, nacverify.audit.gates.format), tagged ``format =
 "ltc-cell"``. Anything malformed is `BadInput` with a one-line message.
 
@@ -54,6 +61,8 @@ import numpy as np
 
 from ...errors import BadInput
 from ..gates.format import _float_array, _number, _scalar, read_entries
+from .authors import AUTHORS_CONVENTION, authors_entries, is_authors_run
+from .solver_names import SOLVER_ALIASES, SOLVERS, solver_name
 
 __all__ = [
     "LTCExport",
@@ -70,6 +79,10 @@ __all__ = [
     "ABSTRACT_ATTRS",
     "LTC_FORMS",
     "softplus",
+    "SOLVERS",
+    "SOLVER_ALIASES",
+    "COMPUTE_DTYPES",
+    "solver_name",
 ]
 
 LTC_FORMAT_TAG = "ltc-cell"
@@ -80,7 +93,9 @@ _SENS = ("sensory_w", "sensory_sigma", "sensory_mu", "sensory_erev")
 LTC_PARAMS = _UNIT + _SYN + _SENS
 LTC_RUN = ("inputs", "elapsed", "states")
 LTC_OPTIONAL = ("sparsity_mask", "sensory_sparsity_mask", "input_w", "input_b", "output_w", "output_b", "outputs")
-LTC_ATTRS = ("ode_unfolds", "epsilon", "implicit_param_constraints", "implementation")
+LTC_ATTRS = ("ode_unfolds", "epsilon", "implicit_param_constraints", "implementation", "solver", "solver_step", "compute_dtype")
+#: machine epsilon of each dtype the arithmetic may be declared in (`compute_dtype`)
+COMPUTE_DTYPES = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "float64": 2.0**-52}
 ABSTRACT_PARAMS = ("tau", "A", "gamma_r", "gamma", "mu")
 ABSTRACT_ATTRS = ("ode_unfolds", "activation", "implementation")
 LTC_FORMS = ("biophysical", "abstract")
@@ -120,10 +135,22 @@ class _Run:
         return int(self.inputs.shape[2])
 
     @property
-    def dtype_eps(self) -> float:
-        """Machine epsilon of the implementation's arithmetic (the coarsest of states and parameters)."""
+    def stored_eps(self) -> float:
+        """Machine epsilon of the stored arrays (the coarsest of states and parameters)."""
         arrays = [self.states, *self.params.values()]
         return max(float(np.finfo(a.dtype).eps) for a in arrays if a.dtype.kind == "f")
+
+    @property
+    def dtype_eps(self) -> float:
+        """Machine epsilon of the implementation's arithmetic: the declared `compute_dtype`'s, else the stored one."""
+        declared = getattr(self, "compute_dtype", "")
+        return COMPUTE_DTYPES[declared] if declared else self.stored_eps
+
+    @property
+    def dtype_source(self) -> str:
+        """Where `dtype_eps` comes from, in words."""
+        declared = getattr(self, "compute_dtype", "")
+        return f"compute_dtype {declared} (declared)" if declared else f"the stored dtype {self.states.dtype} (no compute_dtype declared)"
 
 
 @dataclass(frozen=True)
@@ -141,8 +168,20 @@ class LTCExport(_Run):
     implementation: str = ""
     source: str = "<arrays>"
     ignored: tuple[str, ...] = field(default_factory=tuple)
+    solver: str = "fused"
+    compute_dtype: str = ""  # "" = the stored dtype
+    convention: str = "ltc-cell"  # or "ltc-authors-tf1" (nacverify.audit.ltc.authors)
+    step_by_solver: Mapping[str, float] = field(default_factory=dict)  # the step h each solver has in the file's convention
 
     form = "biophysical"
+
+    def elapsed_for(self, solver: str) -> np.ndarray:
+        """The elapsed times (T, B) `solver` integrates over per input step in this file's convention:
+        ode_unfolds x its step where the convention fixes one (the LTC authors': 1 fused, 0.1 Euler and
+        RK4), else the file's elapsed times."""
+        if solver in self.step_by_solver:
+            return np.full(self.elapsed.shape, self.ode_unfolds * float(self.step_by_solver[solver]))
+        return self.elapsed
 
     @property
     def motor(self) -> int:
@@ -170,7 +209,8 @@ class LTCExport(_Run):
 
     def attrs(self) -> dict[str, Any]:
         return {"ode_unfolds": self.ode_unfolds, "epsilon": self.epsilon,
-                "implicit_param_constraints": int(self.implicit_param_constraints), "implementation": self.implementation}
+                "implicit_param_constraints": int(self.implicit_param_constraints), "implementation": self.implementation,
+                "solver": self.solver, "compute_dtype": self.compute_dtype or "none (the stored dtype)", "convention": self.convention}
 
 
 @dataclass(frozen=True)
@@ -233,8 +273,37 @@ def _float_arrays(source: str, entries: Mapping[str, Any], required: tuple[str, 
         raise BadInput(f"{source}: {exc}") from None
 
 
+def _compute_dtype(source: str, entries: Mapping[str, Any], override: str | None) -> str:
+    """The declared arithmetic dtype ("" when neither the file nor `override` declares one)."""
+    declared = str(_scalar("compute_dtype", entries["compute_dtype"])) if "compute_dtype" in entries else ""
+    if override and declared and override != declared:
+        raise BadInput(f"{source}: the file declares compute_dtype {declared}, --compute-dtype says {override}")
+    value = override or declared
+    if value and value not in COMPUTE_DTYPES:
+        raise BadInput(f"{source}: compute_dtype {value!r} is not one of {', '.join(COMPUTE_DTYPES)}")
+    return value
+
+
+def _elapsed_from_step(source: str, entries: Mapping[str, Any]) -> dict[str, Any]:
+    """`entries` with `elapsed` = ode_unfolds x solver_step when only `solver_step` is given; a
+    `solver_step` beside `elapsed` must agree with every elapsed / ode_unfolds (to 1e-6 relative)."""
+    if "solver_step" not in entries:
+        return dict(entries)
+    step = _number("solver_step", entries["solver_step"], float, True)
+    unfolds = _number("ode_unfolds", entries.get("ode_unfolds", 1), int, True)
+    out = dict(entries)
+    if "elapsed" not in entries:
+        out["elapsed"] = np.asarray(unfolds * step)
+        return out
+    el = np.asarray(entries["elapsed"], dtype=np.float64)
+    if el.size and not np.allclose(el / unfolds, step, rtol=1e-6, atol=0.0):
+        raise BadInput(f"{source}: solver_step {step:g} disagrees with elapsed / ode_unfolds (e.g. {float(el.flat[0]) / unfolds:g}); "
+                       "give one of them")
+    return out
+
+
 def _run_arrays(source: str, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """states [T+1, B, N], inputs [T, B, M] and elapsed ([T] broadcast to [T, B], every value > 0)."""
+    """states [T+1, B, N], inputs [T, B, M] and elapsed (a number or [T] broadcast to [T, B], every value > 0)."""
     states = arrays["states"]
     if states.ndim != 3 or states.shape[0] < 2 or min(states.shape) < 1:
         raise BadInput(f"{source}: states must be [T+1, B, N] with T >= 1, got shape {list(states.shape)}")
@@ -243,10 +312,12 @@ def _run_arrays(source: str, arrays: Mapping[str, np.ndarray]) -> tuple[np.ndarr
     if inputs.ndim != 3 or inputs.shape[:2] != (T, B) or inputs.shape[2] < 1:
         raise BadInput(f"{source}: inputs has shape {list(inputs.shape)}, expected [T, B, M] = [{T}, {B}, M] (states is {list(states.shape)})")
     elapsed = arrays["elapsed"]
-    if elapsed.shape == (T,):
+    if elapsed.ndim == 0:  # one elapsed time for every step
+        elapsed = np.broadcast_to(elapsed, (T, B))
+    elif elapsed.shape == (T,):
         elapsed = np.broadcast_to(elapsed[:, None], (T, B))
     elif elapsed.shape != (T, B):
-        raise BadInput(f"{source}: elapsed has shape {list(elapsed.shape)}, expected [T] or [T, B] = [{T}, {B}]")
+        raise BadInput(f"{source}: elapsed has shape {list(elapsed.shape)}, expected a number, [T] or [T, B] = [{T}, {B}]")
     if not (elapsed > 0).all():
         bad = tuple(int(i) for i in np.argwhere(~(elapsed > 0))[0])
         raise BadInput(f"{source}: elapsed times must be > 0, got {float(elapsed[bad]):g} at step {list(bad)}")
@@ -258,11 +329,27 @@ def _implementation(entries: Mapping[str, Any]) -> str:
     return str(_scalar("implementation", impl)) if impl is not None else ""
 
 
-def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTCExport | AbstractLTCExport:
+def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>", *, solver: str | None = None,
+                    compute_dtype: str | None = None) -> LTCExport | AbstractLTCExport:
     """Validate a mapping of names to arrays/values (the content of an LTC-cell export): an
-    `AbstractLTCExport` when `form` is "abstract", an `LTCExport` (the biophysical form) otherwise."""
+    `AbstractLTCExport` when `form` is "abstract", an `LTCExport` (the biophysical form) otherwise.
+    A mapping with the LTC authors' TF1 names is converted first (nacverify.audit.ltc.authors).
+    `solver` and `compute_dtype` declare what the file does not (a file that declares otherwise is refused)."""
     if _check_tag(source, entries) == "abstract":
+        if solver is not None or compute_dtype is not None:
+            raise BadInput(f"{source}: an abstract-form export has one solver (eq. 9) and its stored dtype; drop --solver / --compute-dtype")
         return _abstract_from_arrays(entries, source)
+
+    convention, steps = "ltc-cell", {}
+    if is_authors_run(entries):
+        entries, steps = authors_entries(entries, source, solver=solver)
+        convention = AUTHORS_CONVENTION
+    declared = solver_name(entries["solver"], source) if "solver" in entries else None
+    if solver is not None and declared is not None and solver_name(solver, source) != declared:
+        raise BadInput(f"{source}: the file declares solver {declared}, --solver says {solver_name(solver, source)}")
+    chosen = declared or (solver_name(solver, source) if solver is not None else "fused")
+    dtype = _compute_dtype(source, entries, compute_dtype)
+    entries = _elapsed_from_step(source, entries)
     names = set(entries)
     arrays = _float_arrays(source, entries, LTC_PARAMS + LTC_RUN, LTC_OPTIONAL, ("ode_unfolds",))
     states, inputs, elapsed = _run_arrays(source, arrays)
@@ -303,7 +390,7 @@ def ltc_from_arrays(entries: Mapping[str, Any], source: str = "<arrays>") -> LTC
     params = {n: arrays[n] for n in LTC_PARAMS + LTC_OPTIONAL if n in arrays and n != "outputs"}
     known = set(LTC_PARAMS) | set(LTC_RUN) | set(LTC_OPTIONAL) | set(LTC_ATTRS) | set(_META)
     return LTCExport(params, inputs, elapsed, states, arrays.get("outputs"), int(unfolds), float(epsilon),
-                     bool(implicit_v), _implementation(entries), source, tuple(sorted(names - known)))
+                     bool(implicit_v), _implementation(entries), source, tuple(sorted(names - known)), chosen, dtype, convention, steps)
 
 
 def _abstract_from_arrays(entries: Mapping[str, Any], source: str) -> AbstractLTCExport:
@@ -325,13 +412,14 @@ def _abstract_from_arrays(entries: Mapping[str, Any], source: str) -> AbstractLT
                              tuple(sorted(set(entries) - known)))
 
 
-def read_ltc_export(path: str | Path) -> LTCExport | AbstractLTCExport:
+def read_ltc_export(path: str | Path, *, solver: str | None = None, compute_dtype: str | None = None) -> LTCExport | AbstractLTCExport:
     """Read and validate an NPZ or HDF5 LTC-cell export (the kind is told by the magic bytes;
-    the form by its `form` entry: `AbstractLTCExport` for "abstract", `LTCExport` otherwise)."""
+    the form by its `form` entry: `AbstractLTCExport` for "abstract", `LTCExport` otherwise;
+    `solver` and `compute_dtype` as in `ltc_from_arrays`)."""
     source, entries = read_entries(path, "an LTC-cell export", "reports/LTC_AUDIT_FORMAT.md")
     if entries.get("format") in ("nac-gates", b"nac-gates"):
         raise BadInput(f"{source}: a NAC gate export; audit it with `nacverify audit`")
-    return ltc_from_arrays(entries, str(source))
+    return ltc_from_arrays(entries, str(source), solver=solver, compute_dtype=compute_dtype)
 
 
 def write_ltc_export(entries: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:

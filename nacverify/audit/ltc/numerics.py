@@ -2,11 +2,12 @@ r"""Batched float64 kernels of the LTC audit (nacverify.audit.ltc.claims), compi
 
 Two computations carry the audit's cost, and both are embarrassingly parallel over steps:
 
-* **the fused update** (seed 002 eq. 8-9, biophysical form) from each step's exported state and
+* **the declared solver's update** (fused, seed 002 eq. 8-9, biophysical form; or explicit
+  Euler, or RK4: nacverify.audit.ltc.updates) from each step's exported state and
   input, ``unfolds`` times with $\Delta t$ = elapsed / unfolds: step k needs only states[k] and
-  inputs[k], so a whole trajectory is one batched computation. `fused` runs it in fixed-size
-  row chunks (the last one padded), with the unfold count a traced loop bound: one compilation
-  per (rows, N, M) serves every unfold count, the step sweep and the solver-error grid;
+  inputs[k], so a whole trajectory is one batched computation, run in fixed-size
+  row chunks (the last one padded, `_run_chunks`), with the unfold count a traced loop bound: one compilation
+  per (solver, rows, N, M) serves every unfold count, the step sweep and the solver-error grid;
 * **adaptive reference solves** of the cell ODE over one step's interval each, from the
   exported state with the input held (`ode_solve`): diffrax ``Tsit5`` with a ``PIDController``
   in float64, a fixed number of intervals (lanes) solved as one system in rescaled time
@@ -21,8 +22,7 @@ number.
 
 Both evaluate the synaptic sums as $\sum_j (wE)_{ji} s_{ji}$ and $\sum_j w_{ji} s_{ji}$ with
 $s_{ji} = \mathrm{sigmoid}(\sigma_{ji}(v_j - \mu_{ji}))$, i.e. $\sum_j g_{ji} E_{ji}$ and
-$\sum_j g_{ji}$ of the module docstring of nacverify.audit.ltc.claims; the rounding magnitudes use
-$|g E| = |w E|\, s$ and $|g| = |w|\, s$ ($s > 0$). Inputs and outputs are numpy float64; the
+$\sum_j g_{ji}$ of the module docstring of nacverify.audit.ltc.claims. Inputs and outputs are numpy float64; the
 JAX computations run inside `nacverify.precision.float64()` and leave the caller's JAX
 configuration alone.
 """
@@ -40,7 +40,7 @@ import numpy as np
 
 from ...precision import float64
 
-__all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "fused", "ode_solve", "ODE_SOLVER",
+__all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "ode_solve", "ODE_SOLVER",
            "MAX_ROWS", "MAX_LANES", "MAX_ODE_STEPS", "workers"]
 
 MAX_ROWS = 64  # rows (steps x batch) per fused-kernel call: its (rows, N, N) sigmoids stay in cache (fewer, a power of two, on short runs)
@@ -110,40 +110,6 @@ def _run_chunks(calls: list[Callable[[], Any]], done: Callable[[int, Any], None]
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-# ---------------------------------------------------------------------------- fused update
-def _fused_kernel(params, eps, v, I, el, unfolds):
-    import jax
-    import jax.numpy as jnp
-
-    cm, gleak, vleak, w, sigma, mu, erev, sw, ssigma, smu, serev = params
-    gs = sw * _sig(ssigma * (I[:, :, None] - smu), jnp)  # (R, M, N)
-    num_s, den_s = jnp.sum(gs * serev, axis=1), jnp.sum(gs, axis=1)
-    cm_t = cm / (el[:, None] / unfolds.astype(el.dtype))
-    glvl, wE = gleak * vleak, w * erev
-    abs_s, absden_s = jnp.sum(jnp.abs(gs * serev), axis=1), jnp.sum(jnp.abs(gs), axis=1)
-    aw, awE, aws = jnp.abs(w), jnp.abs(wE), jnp.abs(w * sigma)
-
-    def body(k, carry):
-        v, scale, tau = carry
-        s = _sig(sigma * (v[:, :, None] - mu), jnp)  # (R, N, N): [row, presynaptic j, postsynaptic i]
-        sum_g = jnp.sum(w * s, axis=1)
-        num = cm_t * v + glvl + jnp.sum(wE * s, axis=1) + num_s
-        den = cm_t + gleak + sum_g + den_s + eps
-        v_new = num / den
-        abs_num = jnp.abs(cm_t * v) + jnp.abs(glvl) + jnp.sum(awE * s, axis=1) + abs_s
-        abs_den = jnp.abs(cm_t) + jnp.abs(gleak) + jnp.sum(aw * s, axis=1) + absden_s + eps
-        # the error carried in from earlier unfolds, through |d v_new / d v| (first order): the
-        # diagonal |cm_t / den| and the synaptic slopes |w sigma s (1 - s) (E - v_new)| / |den|
-        slope = aws * s * (1.0 - s) * jnp.abs(erev - v_new[:, None, :])  # (R, j, i)
-        carried = (jnp.abs(cm_t) * scale + jnp.sum(slope * scale[:, :, None], axis=1)) / jnp.abs(den)
-        scale = carried + (abs_num + jnp.abs(v_new) * abs_den) / jnp.abs(den)
-        tau = jnp.where(k == 0, cm / (gleak + sum_g + den_s), tau)  # eq. 10's tau_sys at the exported state
-        return v_new, scale, tau
-
-    zeros = jnp.zeros_like(v)
-    return jax.lax.fori_loop(0, unfolds, body, (v, zeros, zeros))
-
-
 _EXECUTABLES: dict[tuple, Future] = {}
 _LOCK = threading.Lock()
 
@@ -181,17 +147,6 @@ def _param_specs(N: int, M: int):
     return tuple(_specs(*([(N,)] * 3 + [(N, N)] * 4 + [(M, N)] * 4)))
 
 
-def _fused_executable(rows: int, N: int, M: int):
-    def build():
-        import jax
-        import jax.numpy as jnp
-
-        eps, v, I, el = _specs((), (rows, N), (rows, M), (rows,))
-        return jax.jit(_fused_kernel).trace(_param_specs(N, M), eps, v, I, el, jax.ShapeDtypeStruct((), jnp.int32)).lower().compile()
-
-    return _executable(("fused", rows, N, M), build)
-
-
 def _ode_executable(lanes: int, N: int, M: int):
     def build():
         import jax
@@ -200,46 +155,6 @@ def _ode_executable(lanes: int, N: int, M: int):
         return fn.trace(_param_specs(N, M), *_specs((lanes, N), (lanes, N), (lanes, N), (lanes,), (), ()), MAX_ODE_STEPS).lower().compile()
 
     return _executable(("ode", lanes, N, M), build)
-
-
-def fused(cell: CellArrays, v: np.ndarray, I: np.ndarray, elapsed: np.ndarray, unfolds: int, *,
-          progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The fused update of rows v (S, N) with inputs I (S, M) held over elapsed (S,), `unfolds`
-    times: (v_new, scale, tau_sys), each (S, N). scale is each unfold's rounding magnitude
-    m_u = (|numerator terms| + |v_new| |denominator terms|) / |denominator| carried through the later
-    unfolds to first order: E_0 = 0, E_{u+1} = |J_u| E_u + m_u, J_u = d v_new / d v of unfold u
-    (|cm_t / den| on the diagonal, |w sigma s (1 - s) (E - v_new)| / |den| off it), scale = E_L.
-    With non-negative parameters |cm_t / den| <= 1; with cm < 0 the denominator can come near 0
-    and amplify every earlier rounding;
-    tau_sys = cm / (gleak + sum g + sum g^s) at the given v. One compilation per (rows, N, M)
-    serves the step sweep and every unfold count of the solver-error grid (computing the
-    magnitudes there too costs less than a second compilation). `progress(rows)` after each chunk."""
-    import jax.numpy as jnp
-
-    S, N = v.shape
-    rows = _pow2_at_most(S, MAX_ROWS)
-    fn = _fused_executable(rows, N, I.shape[1])
-    out = [np.empty((S, N)) for _ in range(3)]
-    with float64():
-        params = tuple(jnp.asarray(a) for a in cell.arrays())
-        eps, u = jnp.asarray(float(cell.epsilon)), jnp.asarray(int(unfolds), dtype=jnp.int32)
-    spans = [(start, min(S, start + rows)) for start in range(0, S, rows)]
-
-    def chunk(start: int, stop: int):
-        take = np.r_[np.arange(start, stop), np.full(rows - (stop - start), stop - 1, dtype=int)]  # pad by repeating the last row
-        with float64():
-            res = fn(params, eps, *(jnp.asarray(a[take], dtype=jnp.float64) for a in (v, I, elapsed)), u)
-            return [np.asarray(r)[: stop - start] for r in res]
-
-    def done(i: int, res) -> None:
-        start, stop = spans[i]
-        for dst, src in zip(out, res):
-            dst[start:stop] = src
-        if progress is not None:
-            progress(stop - start)
-
-    _run_chunks([lambda span=span: chunk(*span) for span in spans], done)
-    return out[0], out[1], out[2]
 
 
 # ---------------------------------------------------------------------------- reference solves
@@ -365,9 +280,11 @@ def _check_rows(elapsed: np.ndarray, rel: np.ndarray, k: int) -> np.ndarray:
 
 def compare_with_reference(cell: CellArrays, v0: np.ndarray, I: np.ndarray, elapsed: np.ndarray, unfolds: list[int], primary: int, *,
                            rtol: float, atol: float, check_factor: float = 100.0, check_rows: int = MAX_LANES,
-                           floor: float = 10.0) -> ReferenceComparison:
-    """Solve every row's interval at (rtol, atol) (`ode_solve`), apply the fused update with each
-    unfold count of `unfolds` (`primary` among them), and re-solve `check_rows` rows at
+                           floor: float = 10.0, update: Callable[..., tuple]) -> ReferenceComparison:
+    """Solve every row's interval at (rtol, atol) (`ode_solve`), apply `update(cell, v0, I, elapsed, u)`
+    (a solver's update, nacverify.audit.ltc.updates.advance with its solver bound: fused, euler or rk4;
+    returning the new rows first) with each
+    unfold count of `unfolds` (`primary` among them), over the same interval, and re-solve `check_rows` rows at
     tolerances `check_factor` x tighter to test the error estimate `floor` x rtol
     (`ReferenceComparison`)."""
     eps64 = float(np.finfo(np.float64).eps)
@@ -378,7 +295,7 @@ def compare_with_reference(cell: CellArrays, v0: np.ndarray, I: np.ndarray, elap
 
     def rel_error(u: int) -> np.ndarray:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            return np.max(np.abs(fused(cell, v0, I, elapsed, u)[0] - ref), axis=1) / scale
+            return np.max(np.abs(update(cell, v0, I, elapsed, u)[0] - ref), axis=1) / scale
 
     rel = {int(primary): rel_error(int(primary))}
     if not ok.all():  # no reference, nothing to check

@@ -14,10 +14,18 @@ import numpy as np
 from ...claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict
 
 __all__ = ["SEED002", "LTC_CLAIM_IDS", "where", "select_steps", "step_outcome", "largest_elapsed_within", "solver_error_outcome",
-           "solver_error_measurement", "unfolds_needed", "EXAMPLE_TOLERANCES", "bind_claims"]
+           "solver_error_measurement", "unfolds_needed", "EXAMPLE_TOLERANCES", "bind_claims", "GROSS_FACTOR", "solver_words"]
 
 SEED002 = "002_02b8eaa764ffef08.txt"
 LTC_CLAIM_IDS = ("audit.ltc.step", "audit.ltc.positivity", "audit.ltc.state_bounds", "audit.ltc.time_constants", "audit.ltc.solver_error")
+
+
+_SOLVER_WORDS = {"fused": "the fused solver", "euler": "the explicit Euler solver", "rk4": "the RK4 solver"}
+
+
+def solver_words(e: Any) -> str:
+    """The export's declared solver in words ("the fused solver" for the abstract form, whose only rule is eq. 9)."""
+    return _SOLVER_WORDS[getattr(e, "solver", "fused")]
 
 
 def where(flat: int, shape) -> dict:
@@ -37,11 +45,11 @@ def select_steps(e: Any, limit: int) -> np.ndarray:
     return np.unique(np.concatenate([longest, spread]))
 
 
-def largest_elapsed_within(el: np.ndarray, rel: np.ndarray, tol: float) -> float:
-    """The longest elapsed time up to which every checked step (shortest first) is within `tol`; 0 if none."""
+def largest_elapsed_within(el: np.ndarray, rel: np.ndarray, tol: float) -> float | None:
+    """The longest elapsed time up to which every checked step (shortest first) is within `tol`; None if none is."""
     order = np.argsort(el, kind="stable")
     prefix_ok = np.cumsum(~(rel[order] <= tol)) == 0
-    return float(el[order][prefix_ok].max()) if prefix_ok.any() else 0.0
+    return float(el[order][prefix_ok].max()) if prefix_ok.any() else None
 
 
 #: Tolerances whose unfold counts a measurement reports (seed 002 names none; they are examples, not verdicts)
@@ -66,14 +74,14 @@ def solver_error_measurement(e: Any, *, rows: np.ndarray, rel: np.ndarray, est: 
     k = int(np.argmax(rel))
     step, batch = divmod(int(rows[k]), e.B)
     refutes_below, holds_from = float(np.max(rel - est)), float(np.max(rel + est))
-    ev.scalars.update({"tolerance": float("nan"), "refuted_below_tolerance": refutes_below, "holds_from_tolerance": holds_from})
+    ev.scalars.update({"tolerance": None, "refuted_below_tolerance": refutes_below, "holds_from_tolerance": holds_from})
     unf = ""
     if needed is not None:
         ev.arrays.update({"example_tolerances": np.asarray(EXAMPLE_TOLERANCES), "unfolds_needed_for_example_tolerance": needed})
         unf = "; unfolds a tolerance needs: " + ", ".join(f"{t:g} -> {n if n > 0 else 'more than the largest tried'}"
                                                            for t, n in zip(EXAMPLE_TOLERANCES, needed))
-    return Outcome(Verdict.HOLDS, f"measured, not judged (seed 002 gives the fused solver no tolerance; --tol gates): with {e.ode_unfolds} "
-                   f"unfolds the relative error per step against {reference} is at most {rel[k]:.3g} (at elapsed {el[k]:.4g}, step {step}, "
+    return Outcome(Verdict.HOLDS, f"measured, not judged (seed 002 gives {solver_words(e)} no tolerance; --tol gates): with {e.ode_unfolds} "
+                   f"unfolds, the relative error per step of {solver_words(e)} against {reference} is at most {rel[k]:.3g} (at elapsed {el[k]:.4g}, step {step}, "
                    f"batch {batch}), median {np.median(rel):.3g}; --tol below {refutes_below:.3g} would refute, --tol >= {holds_from:.3g} "
                    f"would hold{unf}{sample}{ref_note}", ev)
 
@@ -98,36 +106,68 @@ def solver_error_outcome(e: Any, *, tol: float | None, rows: np.ndarray, rel: np
         return Outcome(Verdict.INCONCLUSIVE, f"the reference solve is not accurate enough to judge a tolerance of {tol:g}{ref_note}", ev)
     if over.any():
         largest_ok = largest_elapsed_within(el, rel, tol)
-        return Outcome(Verdict.REFUTED, f"the fused solver ({e.ode_unfolds} unfolds) misses {reference} by more than {tol:g} (relative, per "
+        return Outcome(Verdict.REFUTED, f"{solver_words(e)} ({e.ode_unfolds} unfolds) misses {reference} by more than {tol:g} (relative, per "
                        f"step) at {int(over.sum())} of {rel.size} steps: worst {rel[k]:.3g} at elapsed {el[k]:.4g} (step {step}, batch {batch}); "
-                       + (f"elapsed <= {largest_ok:.4g} stays within" if largest_ok > 0 else "even the shortest checked interval does not")
+                       + (f"elapsed <= {largest_ok:.4g} stays within" if largest_ok is not None else "even the shortest checked interval does not")
                        + advice + sample + ref_note, ev)
     if not (rel + est <= tol).all():
         return Outcome(Verdict.INCONCLUSIVE, f"worst relative error {rel.max():.3g} is within the reference's own error {bound:.2g} "
                        f"of the tolerance {tol:g}{sample}{ref_note}", ev)
-    return Outcome(Verdict.HOLDS, f"the fused solver ({e.ode_unfolds} unfolds) stays within {tol:g} of {reference} at every checked step: "
+    return Outcome(Verdict.HOLDS, f"{solver_words(e)} ({e.ode_unfolds} unfolds) stays within {tol:g} of {reference} at every checked step: "
                    f"worst {rel[k]:.3g} at elapsed {el[k]:.4g}, median {np.median(rel):.3g}{sample}{ref_note}", ev)
 
 
-def step_outcome(e: Any, sw: Any, rule: str, constants: dict) -> Outcome:
+#: a step refuted by more than this many tolerances points at a mismatch of the run's description, not at rounding
+GROSS_FACTOR = 1e4
+
+
+def _first_off(ratio: np.ndarray) -> tuple[int, int, int]:
+    """(step, batch, unit) of the first differing state: the earliest step with a value over its
+    tolerance, and there the worst one."""
+    steps_off = np.flatnonzero((ratio > 1).any(axis=(1, 2)))
+    k = int(steps_off[0])
+    b, i = np.unravel_index(int(np.argmax(ratio[k])), ratio.shape[1:])
+    return k, int(b), int(i)
+
+
+def step_outcome(e: Any, sw: Any, rule: str, constants: dict, *, gross_hint: str = "", notes: str = "") -> Outcome:
     """`audit.ltc.step` from a sweep `sw` (step_err, step_tol (T, B, N); out_err, out_tol or None):
-    refuted where |recomputed - exported| exceeds the tolerance; `rule` states the tolerance and
-    `constants` its constants (both go into the evidence)."""
+    refuted where |recomputed - exported| exceeds the tolerance; the message starts with the first
+    differing state (step k means states[k + 1], the state after input step k). `rule` states the
+    tolerance and `constants` its constants (both go into the evidence); `gross_hint` is said when
+    a value is off by more than GROSS_FACTOR tolerances (what to check), `notes` instead of it after a
+    state refutation (e.g. another solver that fits the states better)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = np.where(sw.step_tol > 0, sw.step_err / sw.step_tol, np.where(sw.step_err > 0, np.inf, 0.0))
     ratio = np.where(np.isnan(ratio), np.inf, ratio)
     flat = int(np.argmax(ratio))
     off = ratio > 1
-    w = {**where(flat, ratio.shape), "exported": float(e.states.reshape(-1, e.N)[e.B:].reshape(-1)[flat]),
+    exported = e.states[1:].astype(np.float64)
+    w = {**where(flat, ratio.shape), "exported": float(exported.flat[flat]),
          "recomputed_error": float(sw.step_err.flat[flat]), "tolerance": float(sw.step_tol.flat[flat]),
          "elapsed": float(e.elapsed.flat[flat // e.N])}
+    worst_ratio = float(ratio.flat[flat])
     scalars = {"steps": e.T, "batch": e.B, "units": e.N, "inputs": e.M, "ode_unfolds": e.ode_unfolds, "dtype_eps": e.dtype_eps,
-               "max_abs_error": float(np.max(sw.step_err)), "max_error_over_tolerance": float(ratio.flat[flat]),
+               "max_abs_error": float(np.max(sw.step_err)), "max_error_over_tolerance": worst_ratio,
+               "tolerance_over_max_error": float(1.0 / worst_ratio) if worst_ratio > 0 else None,
                "values_off": int(off.sum()), **constants}
     problems = []
     if off.any():
-        problems.append(f"{int(off.sum())} of {ratio.size} state values differ from the fused update (worst {w['recomputed_error']:.3g} "
-                        f"= {w['recomputed_error'] / max(w['tolerance'], 1e-300):.3g} x tolerance at step {w['step']}, batch {w['batch']}, unit {w['unit']})")
+        k, b, i = _first_off(ratio)
+        first = {"first_off_step": k, "first_off_batch": b, "first_off_unit": i}
+        scalars.update(first)
+        w = {"step": k, "batch": b, "unit": i, "exported": float(exported[k, b, i]), "recomputed_error": float(sw.step_err[k, b, i]),
+             "tolerance": float(sw.step_tol[k, b, i]), "elapsed": float(e.elapsed[k, b]), "worst_step": where(flat, ratio.shape)["step"],
+             "worst_error_over_tolerance": worst_ratio}
+        worst = where(flat, ratio.shape)
+        problems.append(f"first differing state: step {k}, batch {b}, unit {i} (the state after input step {k}): exported "
+                        f"{float(exported[k, b, i]):.9g}, recomputed error {float(sw.step_err[k, b, i]):.3g} = "
+                        f"{float(ratio[k, b, i]):.3g} x tolerance; {int(off.sum())} of {ratio.size} state values differ, worst "
+                        f"{w['worst_error_over_tolerance']:.3g} x tolerance at step {worst['step']}, batch {worst['batch']}, unit {worst['unit']}")
+        if notes:
+            problems.append(notes)
+        elif worst_ratio > GROSS_FACTOR and gross_hint:
+            problems.append(f"more than {GROSS_FACTOR:g} x tolerance is no rounding: {gross_hint}")
     if sw.out_err is not None:
         with np.errstate(invalid="ignore", divide="ignore"):
             oratio = np.where(sw.out_tol > 0, sw.out_err / sw.out_tol, np.where(sw.out_err > 0, np.inf, 0.0))
@@ -136,11 +176,12 @@ def step_outcome(e: Any, sw: Any, rule: str, constants: dict) -> Outcome:
         if (oratio > 1).any():
             of = int(np.argmax(oratio))
             w["output_index"] = str([int(i) for i in np.unravel_index(of, oratio.shape)])
-            problems.append(f"{int((oratio > 1).sum())} outputs differ from v[:K] * output_w + output_b (worst {float(sw.out_err.flat[of]):.3g})")
+            problems.append(f"{int((oratio > 1).sum())} outputs differ from v[:K] * output_w + output_b (worst {float(sw.out_err.flat[of]):.3g} "
+                            f"at [step, batch, output] {w['output_index']})")
     ev = Evidence({"error_over_tolerance_per_step": np.max(ratio, axis=(1, 2)), "abs_error_per_step": np.max(sw.step_err, axis=(1, 2))}, scalars, w)
     if problems:
         return Outcome(Verdict.REFUTED, "; ".join(problems) + f" [{rule}]", ev)
-    return Outcome(Verdict.HOLDS, f"all {e.T} steps x {e.B} x {e.N} units equal the fused update to rounding: worst "
+    return Outcome(Verdict.HOLDS, f"all {e.T} steps x {e.B} x {e.N} units equal the update to rounding: worst "
                    f"{scalars['max_error_over_tolerance']:.3g} of the tolerance (max |error| {scalars['max_abs_error']:.3g}) [{rule}]", ev)
 
 
