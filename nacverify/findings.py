@@ -201,13 +201,14 @@ def owners(ledgers: Mapping[str, DocumentLedger], verdicts: Mapping[str, Verdict
 
 def missing_defenses(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, Any],
                      verdicts: Mapping[str, Verdict] | None = None) -> list[str]:
-    """Items with a claim about the document that is refuted (in `verdicts`; by default each claim's
-    expected verdict) but no registered charitable reading (``charitable`` and ``defense`` in the ledger)."""
+    """Items with a claim about the document that accuses (refuted in `verdicts`, by default each claim's expected verdict,
+    and not through a threshold of ours) but no registered charitable reading (``charitable`` and ``defense`` in the ledger)."""
     verdicts = expected_verdicts(claims) if verdicts is None else verdicts
     out = []
     for led in ledgers.values():
         for it in led.items:
-            refuted = [c for c in it.claims if c in claims and c in verdicts and _is_document(claims[c]) and Verdict(verdicts[c]) == Verdict.REFUTED]
+            refuted = [c for c in it.claims if c in claims and c in verdicts and _is_document(claims[c]) and Verdict(verdicts[c]) == Verdict.REFUTED
+                       and not claims[c].threshold]  # a threshold of ours never accuses: nothing to defend
             if refuted and (it.charitable is None or not it.defense):
                 out.append(f"{it.key}: {', '.join(refuted)} refuted, but no charitable reading and defense are registered")
     return out

@@ -20,7 +20,7 @@ counterexample.
 from sympy import Rational, Symbol, diff, exp, oo, symbols
 
 from nacverify.claims import Kind
-from nacverify.symbolic import HOLDS, SEED002, AllOf, DSolve, Identity, Limit, Obligation, Sign, Solve, Within
+from nacverify.symbolic import HOLDS, REFUTED, SEED002, AllOf, DSolve, Identity, Limit, Obligation, Sign, Solve, Within
 
 # --- symbols ------------------------------------------------------------------------
 V, V_L, E, V0, V_j, mu, I_in, v_i, v_j = symbols("V V_L E V_0 V_j mu I_in v_i v_j", real=True)
@@ -335,6 +335,19 @@ OBLIGATIONS = [
         kind=Kind.READING,
         reading="eq. 13 read as forward invariance: v_i(t) stays in the interval when v_i(0) lies in it (an assumption eq. 13 omits, "
                 "ltc.eq13.outside_start); the min/max over t in I of time-independent quantities is notation only",
+    ),
+    Obligation(
+        "ltc.s6.eq13.never_above_reversal",
+        source=f"{SEED002}, section 6 line 274, 'The neuron can never go above the most excitatory reversal potential or below the most "
+               "inhibitory one.' (eq. 13's interval also contains V_Leak, line 272)",
+        statement="for eq. 1 with two eq. 2 synapses (w >= 0, sigma in (0, 1), C_m, G_Leak > 0), the equilibrium v* = (G_L V_L + w1 s1 E1 + "
+                  "w2 s2 E2)/(G_L + w1 s1 + w2 s2), where the state settles, never lies above the most excitatory reversal potential max(E1, E2)",
+        check=Sign((G_L * (V_L - U) + wn1 * s1 * (E1 - U) + wn2 * s2 * (E2 - U)).subs({E1: U, E2: U - c, V_L: U + a}), "<="),
+        expect=REFUTED,
+        reason="the leak pulls towards V_Leak, which the sentence leaves out: with V_Leak above every E_ij the state settles above max E_ij "
+               "(eq. 13's own interval includes V_Leak)",
+        note="E1 = U = max(E1, E2), E2 = U - c, V_L = U + a, a, c >= 0: dv/dt at v = U is (G_L a - w2 s2 c)/C_m, positive for small c",
+        kind=Kind.AS_PRINTED,
     ),
     Obligation(
         "ltc.eq15.growth_bound",

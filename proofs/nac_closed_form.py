@@ -105,6 +105,18 @@ OBLIGATIONS = [
                "(a typo: 001 eq. 28 integrates to t, and the closed form itself is right)",
     ),
     Obligation(
+        "nac.eq28.integral_to_T_as_printed",
+        kind="as-printed",
+        source=f"{SEED000}, eq. 28, 'e^(omega t) a_t - e^0 a_0 = phi int_0^T e^(omega s) ds' (after 'Integrate from 0 to T')",
+        follows="000",
+        statement="e^{omega t} a_t - a_0 = phi int_0^T e^{omega s} ds along the solution a_t of eq. 1 (constant gates), for t in [0, T] (000 as printed)",
+        check=Identity(exp(omega * t) * (a0 * exp(-omega * t) + phi / omega * (1 - exp(-omega * t))) - a0,
+                       phi * Integral(exp(omega * s), (s, 0, T)).doit(), where=lambda p: p["t"] <= p["T"] and p["phi"] != 0),
+        expect=REFUTED,
+        reason="the left side is phi (e^{omega t} - 1)/omega, the right side phi (e^{omega T} - 1)/omega: false whenever t != T (the same "
+               "upper-limit typo as eq. 29; 001 integrates to t)",
+    ),
+    Obligation(
         "nac.eq2.euler_step",
         kind="as-printed",
         source=f"{SEED001}, eq. 2 (000: eq. 2)",

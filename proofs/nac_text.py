@@ -14,10 +14,10 @@ Only statements that hold are here; the printed statements these facts refute (t
 numeric claims in nacverify.checks.nac_text_closed_forms, each with a counterexample evaluated there.
 """
 
-from sympy import Symbol, diff, exp, log, oo, symbols
+from sympy import Symbol, diff, exp, log, oo, sqrt, symbols
 
 from nacverify.symbolic import (
-    HOLDS, SEED000, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve, Within,
+    HOLDS, REFUTED, SEED000, SEED001, AllOf, Identity, Limit, Obligation, Sign, Solve, Within,
 )
 
 omega = Symbol("omega", positive=True)
@@ -55,7 +55,21 @@ steady_part = -phi / omega**2 * (1 - exp(-omega * t))
 # |a_varying| <= C + |eps| with a_varying = a_frozen + eps, |a_frozen| <= C: a_frozen = +-p, eps = +-q, C = p + k
 TRIANGLE_CASES = [{a: sa * p, z: sb * q} for sa in (1, -1) for sb in (1, -1)]
 
+d_k = Symbol("d_k", positive=True)
+
 OBLIGATIONS = [
+    Obligation(
+        "nac.s1.scaling_by_key_dimension",
+        kind="as-printed",
+        source=f"{SEED000}, Section 1 (line 14), 'scaling by the key dimension to keep the gradients stable'; {SEED001}, Section 1 (line 68), "
+               "same words; each document's own attention (000 Appendix A.2, eq. 21; 001 eq. 21) scales by sqrt(d_k)",
+        statement="scaling the query-key similarity by the key dimension, q.k/d_k, is the scaling the documents' own attention uses, q.k/sqrt(d_k)",
+        check=Identity(1 / d_k, 1 / sqrt(d_k), hints=({d_k: 4.0},)),
+        expect=REFUTED,
+        reason="1/d_k = 1/sqrt(d_k) only at d_k = 1: the scaled dot product divides by the square root of the key dimension (Vaswani et al. 2017 "
+               "and the documents' own eq. 21)",
+        note="d_k > 0",
+    ),
     Obligation(
         "nac.cor3.remark.time_inverse_omega",
         kind="correction",

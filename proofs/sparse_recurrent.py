@@ -15,9 +15,11 @@ import sympy as sp
 from sympy import Sum, oo, symbols
 
 from nacverify.claims import Kind
-from nacverify.symbolic import HOLDS, SEED004, AllOf, Identity, Limit, Obligation
+from nacverify.symbolic import HOLDS, REFUTED, SEED004, AllOf, Identity, Limit, Obligation
 
 m, k, n, r, d, i = symbols("m k n r d i", integer=True, positive=True)
+h_prev, v_t, k_t = symbols("h_prev v_t k_t", real=True)
+beta = sp.Symbol("beta", positive=True)
 GRID = ((4, 1), (6, 2), (8, 3), (5, 5))
 SPARSE_GRID = ((8, 2, 2), (9, 3, 3))
 ATTN_GRID = ((3, 2), (4, 3))
@@ -158,5 +160,18 @@ OBLIGATIONS = [
         note=f"counted for (m, k) in {FG_GRID}",
         kind=Kind.READING,
         reading="f and g read as dense linear maps from the 2k selected entries (X[args], B[args]) to m outputs, then an elementwise tanh",
+    ),
+    Obligation(
+        "sparse.eq.deltanet",
+        source=f"{SEED004}, 'Expectation of outcome' table, 'DeltaNet ht=ht-1+gt(vt-ht-1)' (line 97), for DeltaNet as its reference (Yang et al., "
+               "arXiv 2406.06484) states the delta rule S_t = S_(t-1) + beta_t (v_t - S_(t-1) k_t) k_t^T",
+        statement="the printed DeltaNet update h_t = h_(t-1) + g_t (v_t - h_(t-1)) is the delta rule: for a scalar state (one value and key "
+                  "channel) it equals h_(t-1) + beta_t (v_t - h_(t-1) k_t) k_t with g_t = beta_t",
+        check=Identity(h_prev + beta * (v_t - h_prev), h_prev + beta * (v_t - h_prev * k_t) * k_t, hints=({h_prev: 1.0, beta: 1.0, v_t: 0.0, k_t: 2.0},)),
+        expect=REFUTED,
+        reason="the delta rule retrieves S_(t-1) k_t and writes along k_t; the printed update has no key at all and is a gated moving average "
+               "(1 - g) h + g v, equal to the delta rule only for k_t = 1",
+        note="h, v, k real, beta in (0, 1]; the attribution is to the cited paper's update rule (data, not code)",
+        kind=Kind.AS_PRINTED,
     ),
 ]

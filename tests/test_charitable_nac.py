@@ -88,24 +88,25 @@ def test_eq41_right_side_is_at_least_twice_the_error():
 
 @pytest.mark.parametrize("key, charitable, finding", [
     ("000:alg2", "nac000.alg2.well_defined.padded", "depends-on-reading"),
-    ("000:s2.2.no-exact-dot", "nac000.s22.no_exact_dot", "depends-on-reading"),
-    ("001:eq15", "nac001.eq15.gate_range", "depends-on-reading"),
-    ("000:thm2", "nac.thm2.value_path", "depends-on-reading"),
-    ("001:thm2", "nac.thm2.value_path", "depends-on-reading"),
-    ("001:b3.softmax-one", "nac001.b3.softmax_one", "depends-on-reading"),
     ("000:eq41", "nac.thm3.eq41.inequality", "depends-on-reading"),
-    ("000:cor3.remark", "nac.cor3.remark.time_inverse_omega", "depends-on-reading"),
+    # 'rate' is a technical word: the kinder 'required time' is a correction, and the meaning is unique (reports/FINDINGS_STANDARD.md)
+    ("000:cor3.remark", "nac.cor3.remark.rate_as_printed", "slip"),
     ("000:b3.head-output", "nac.thm2.single_key_head_output", "error"),
     ("001:b2.euler-induction", "nac.thm1.euler", "error"),
     ("000:s2.2.tsample-limit", "nac.s22.tsample_limit", "error"),
+    # the refutations these items used to carry are owned where they are stated (rule 5): cited here, they decide nothing
+    ("000:s2.2.no-exact-dot", None, "holds"),
+    ("000:thm2", None, "holds"),
+    ("001:thm2", None, "holds"),
+    ("001:b3.softmax-one", None, "holds"),
+    ("001:eq15", None, "not-checkable"),
 ])
 def test_ledger_items_name_their_charitable_reading(key, charitable, finding):
     doc, _, name = key.partition(":")
     item = next(it for it in load_ledgers([doc])[doc].items if it.item == name)
-    assert item.charitable == charitable and charitable in item.claims and item.defense
+    assert item.charitable == charitable and (charitable is None or (charitable in item.claims and item.defense))
     claims = registry()
     assert item_finding(item, expected_verdicts(claims), claims).finding == finding
-
 
 
 # ---- readings named charitable after the independent defenders (nacverify/checks/nac_readings.py)

@@ -29,7 +29,7 @@ def _accuses(claim, verdict) -> bool:
     return Kind(claim.kind) in DOCUMENT_KINDS and verdict == F and not claim.threshold
 
 
-def test_every_refutation_is_tested_by_exactly_one_item_of_each_document_that_names_it(world):
+def test_every_refutation_is_tested_by_one_item_of_a_document_at_most_and_by_some_item(world):
     claims, verdicts, ledgers = world
     tested, named = defaultdict(list), defaultdict(set)
     for doc, led in ledgers.items():
@@ -41,8 +41,10 @@ def test_every_refutation_is_tested_by_exactly_one_item_of_each_document_that_na
     for cid, docs in named.items():
         if not _accuses(claims[cid], verdicts[cid]):
             continue
+        # at most one owner per document (a document whose words do not say it may only cite it), and an owner somewhere
         for doc in docs:
-            assert len(tested[(doc, cid)]) == 1, f"{doc}: {cid} is tested by {tested[(doc, cid)] or 'no item'}"
+            assert len(tested[(doc, cid)]) <= 1, f"{doc}: {cid} is tested by {tested[(doc, cid)]}"
+        assert any(tested[(doc, cid)] for doc in docs), f"{cid} is cited but tested by no item"
 
 
 def test_definitions_and_table_headers_accuse_only_through_their_own_words(world):

@@ -52,20 +52,24 @@ def test_twins_name_each_other_and_are_checked_the_same_way(item000, item001):
         assert not a.claims and not b.claims or item000 == "d3.4.pronostia"  # the one pair checked differently says why
 
 
-def test_pronostia_000_says_why_it_cannot_be_checked_like_001():
+def test_pronostia_000_is_checked_like_001():
+    """Twins agree: 000 prints the same '16 complete run-to-failure experiments' as 001, about the same dataset, and is tested by
+    the same claim (the authors' own bearing list, 001's Table 5, counts 17)."""
     items = _items()
-    a = items["000"]["d3.4.pronostia"]
-    assert not a.claims and a.not_checkable["reason"] == "external"
-    assert "prints no list of PRONOSTIA bearings" in a.not_checkable["why"]
-    assert list(items["001"]["d34.pronostia-16"].claims) == ["nac001.d34.pronostia.sixteen"]
+    a, b = items["000"]["d3.4.pronostia"], items["001"]["d34.pronostia-16"]
+    assert list(a.claims) == list(b.claims) == ["nac001.d34.pronostia.sixteen"]
+    r = registry()
+    assert item_finding(a, expected_verdicts(r), r).finding == item_finding(b, expected_verdicts(r), r).finding == "error"
 
 
 @pytest.mark.parametrize("doc, item", [("000", "c2.complexities"), ("001", "c3.seq")])
-def test_rnn_sentence_depends_on_reading(doc, item):
-    """Before: 000's sentence was 'external' (not checkable) and 001's held; the RNN figure O(nk) fails in k and holds in n."""
+def test_rnn_sentence_is_an_error(doc, item):
+    """Before: 000's sentence was 'external' (not checkable) and 001's held, then both depended on the reading; reading 'O(nk)'
+    as 'linear in n' drops the k the sentence sets up, so the kinder reading is a correction and the RNN's O(nk) fails."""
     r = registry()
     it = _items()[doc][item]
-    assert item_finding(it, expected_verdicts(r), r).finding == "depends-on-reading"
+    assert it.charitable == "nac.c3.rnn.nk"
+    assert item_finding(it, expected_verdicts(r), r).finding == "error"
 
 
 @pytest.mark.parametrize("regime", ["slow", "fast", "oscillatory"])
@@ -78,14 +82,13 @@ def test_thm3_bound_claims_say_which_subset_they_test(regime):
 
 
 @pytest.mark.parametrize("doc, item, expected", [
-    ("000", "abstract.guarantees", "depends-on-reading"),  # Theorem 1 (ODE) holds; the Euler induction and eq. 40 -> 41 fail
+    ("000", "abstract.guarantees", "depends-on-reading"),  # the theorems hold; 'rigorous' read as 'the printed proofs establish them' fails
     ("000", "s5.guarantees", "depends-on-reading"),
-    ("000", "s2.1.1.no-overshoot", "depends-on-reading"),  # now checked as 001's twin: Euler at dt omega > 1 overshoots
+    ("000", "s2.1.1.no-overshoot", "depends-on-reading"),  # the ODE reading holds; the Euler mode Section 2.1 also names overshoots
     ("001", "s2.1.1.no-overshoot", "depends-on-reading"),
-    ("001", "eq18", "depends-on-reading"),  # separate heads reach any logit spread below 1/eps
     ("001", "s2.2.analogous", "error"),  # an affine phi cannot equal q.k: no kinder reading of 'linear projection'
-    ("000", "s2.1.motivation.ltc-ode", "depends-on-reading"),  # x/tau + S lacks the leak's minus; with -x/tau the derivation holds
-    ("001", "s2.1.motivation.ltc-ode", "depends-on-reading"),
+    ("000", "s2.1.motivation.ltc-ode", "slip"),  # x/tau + S lacks the leak's minus: a changed sign is a correction, the meaning unique
+    ("001", "s2.1.motivation.ltc-ode", "slip"),
 ])
 def test_defended_items_have_their_finding(doc, item, expected):
     """Before: these items had a refuted document claim and no charitable reading (finding 'inconclusive', listed by
@@ -160,8 +163,8 @@ def test_000_d4_comparisons_from_table5_by_hand():
     for a, b in [("d4.intermediate", "s3.4.intermediate"), ("d4.mtan", "s3.4.mtan"), ("d4.nac2k-least", "s3.4.nac2k-least"),
                  ("d4.sparsity-memory", "s3.4.sparsity-memory"), ("d4.topk-memory", "s3.4.topk-memory")]:
         assert items["000"][a].twin == f"001:{b}" and items["001"][b].twin == f"000:{a}"
-    assert item_finding(items["000"]["d4.sparsity-memory"], expected_verdicts(r), r).finding == "error"
-    assert item_finding(items["000"]["d4.mtan"], expected_verdicts(r), r).finding == "depends-on-reading"
+    assert item_finding(items["000"]["d4.sparsity-memory"], expected_verdicts(r), r).finding == "slip"  # the direction only, meaning fixed by the numbers
+    assert item_finding(items["000"]["d4.mtan"], expected_verdicts(r), r).finding == "holds"  # only "every NAC row", our quantifier, fails (rule 4)
 
 
 def test_undeclared_reads_by_hand():
@@ -188,6 +191,6 @@ def test_algorithm_inputs_against_the_seed_text():
         assert lines[444].startswith("**Require:** Keys") and "Quer" not in lines[444]
         assert "_S ←_ _Q · K_" in " ".join(lines[445:460])
     items = _items()
-    assert item_finding(items["001"]["alg2.io"], expected_verdicts(r), r).finding == "error"
+    assert item_finding(items["001"]["alg2.io"], expected_verdicts(r), r).finding == "slip"  # an omitted input, Q, that 000 declares
     assert item_finding(items["000"]["alg2.io"], expected_verdicts(r), r).finding == "holds"
-    assert item_finding(items["001"]["alg1.io"], expected_verdicts(r), r).finding == "depends-on-reading"
+    assert item_finding(items["001"]["alg1.io"], expected_verdicts(r), r).finding == "slip"  # treated as alg2.io: omitted u_t, x_{t-1}

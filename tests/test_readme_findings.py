@@ -33,4 +33,5 @@ def test_the_error_list_names_each_documents_count():
     text = README.read_text(encoding="utf-8")
     section = text[text.index("### What the documents state that is false"):text.index("### Claims, by kind")]
     for doc, counts in _readme_table().items():
-        assert f"- **{doc}** ({counts['error']} errors, {counts['slip']} slips)" in section, doc
+        plural = lambda n, word: f"{n} {word}" + ("" if n == 1 else "s")  # noqa: E731
+        assert f"- **{doc}** ({plural(counts['error'], 'error')}, {plural(counts['slip'], 'slip')})" in section, doc

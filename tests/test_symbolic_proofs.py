@@ -208,7 +208,49 @@ def recheck_ltc_plugging(p):
     return tau > 0 and math.isclose(printed - derived, 2 * x / tau, rel_tol=1e-9, abs_tol=1e-12) and x != 0
 
 
+def recheck_eq28_to_T(p):
+    """000 eq. 28 with the upper limit T, along the closed-form solution, in plain floats."""
+    t, big_t, w, phi, a0 = p["t"], p["T"], p["omega"], p["phi"], p["a0"]
+    a_t = a0 * math.exp(-w * t) + phi / w * (1 - math.exp(-w * t))
+    lhs = math.exp(w * t) * a_t - a0
+    rhs = phi * (math.exp(w * big_t) - 1) / w
+    return t <= big_t and abs(lhs - rhs) > 1e-6
+
+
+def recheck_plugged_as_extracted(p):
+    """001's plugged line as extracted, -[-1/tau - f] x + f A, against the LTC neuron -x/tau + f (A - x)."""
+    x, tau, f, big_a = p["x"], p["tau"], p["f"], p["A"]
+    extracted = -(-1 / tau - f) * x + f * big_a
+    ltc = -x / tau + f * (big_a - x)
+    return tau > 0 and abs(extracted - ltc) > 1e-9
+
+
+def recheck_scaling(p):
+    d = p["d_k"]
+    return d > 0 and abs(1 / d - 1 / math.sqrt(d)) > 1e-9
+
+
+def recheck_never_above(p):
+    """One LTC neuron with the most excitatory reversal potential at 0 (E1 = 0, E2 = -c) and V_Leak = a >= 0: its
+    equilibrium (G_L V_Leak + w2 s2 E2)/(G_L + w2 s2) (the first synapse's weight is 0 at the witness) lies above 0."""
+    g, a, c, s2, w2 = p["G_L"], p["a"], p["c"], p["s2"], p["w2"]
+    equilibrium = (g * a + w2 * s2 * (-c)) / (g + w2 * s2)
+    return equilibrium > 1e-12
+
+
+def recheck_deltanet(p):
+    h, beta, v, k = p["h_prev"], p["beta"], p["v_t"], p["k_t"]
+    printed = h + beta * (v - h)
+    delta_rule = h + beta * (v - h * k) * k
+    return abs(printed - delta_rule) > 1e-9
+
+
 RECHECK = {
+    "nac.eq28.integral_to_T_as_printed": recheck_eq28_to_T,
+    "nac001.motivation.plugged_as_extracted": recheck_plugged_as_extracted,
+    "nac.s1.scaling_by_key_dimension": recheck_scaling,
+    "ltc.s6.eq13.never_above_reversal": recheck_never_above,
+    "sparse.eq.deltanet": recheck_deltanet,
     "nac.motivation.ltc_plugging": recheck_ltc_plugging,
     "nac.gates.shared.euler_mode_interval": recheck_euler_mode,
     "nac.eq29.integral_to_T_as_printed": recheck_integral_to_T,

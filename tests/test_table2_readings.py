@@ -182,25 +182,25 @@ def test_cli_writes_readings_section(tmp_path):
     assert np.all([isinstance(v, str) for v in sec.values()])
 
 
-def test_rows_not_excluded_is_the_one_charitable_claim_of_the_four_rows():
-    """Slow, Fast, Step, Oscillatory make one finding (issue 21: 'slow/fast/step/oscillatory together make one
-    finding'): the rows' variation-column claims sit on one ledger item, table2.columns, whose charitable reading
-    is nac.table2.rows.not_excluded; every other item citing a row keeps only what it states by itself, so the
-    accusation is counted once (it was counted on seven items: b1.2.slow, b1.2.other-regimes, table2 and four rows)."""
+def test_each_row_tests_its_own_cells_and_the_header_none():
+    """Each regime row of Table 2 tests its own cells under the readings (reports/FINDINGS_STANDARD.md, rule 5: a header
+    heads the table and asserts nothing); the two sentences of B.1.2 that repeat the rows are tested by claims of their own
+    words; the charitable reading of every one of them is nac.table2.rows.not_excluded."""
     import nacverify.catalog  # noqa: F401
     from nacverify.findings import expected_verdicts, findings
     from nacverify.ledger import load_ledgers
 
     claim = registry()["nac.table2.rows.not_excluded"]
     assert claim.kind == Kind.READING and claim.expected.value == "holds"
-    ledgers = load_ledgers(["000"])
-    row_claims = {f"nac.table2.{row}" for row in ("slow", "fast", "step", "oscillatory")}
-    carriers = [it.item for it in ledgers["000"].items if row_claims & set(it.claims)]
-    assert carriers == ["table2.columns"]
-    assert ledgers["000"].items[[it.item for it in ledgers["000"].items].index("table2.columns")].charitable == "nac.table2.rows.not_excluded"
-    found = {f.item: f.finding for f in findings(ledgers, expected_verdicts(registry()), registry())}
-    assert found["table2.columns"] == "depends-on-reading"
-    assert [found[r] for r in ("table2.slow", "table2.fast", "table2.step")] == ["holds"] * 3
-    # the reading-independent errors stay, once each
-    assert (found["table2.oscillatory"], found["table2.average"]) == ("error", "error")
-    assert "reproduces" not in registry()["nac.table2.slow"].statement
+    items = {it.item: it for it in load_ledgers(["000"])["000"].items}
+    for row in ("slow", "fast", "step", "oscillatory"):
+        carriers = [name for name, it in items.items() if f"nac.table2.{row}" in it.claims]
+        assert carriers == [f"table2.{row}"], (row, carriers)
+    assert not items["table2.columns"].claims and items["table2.columns"].not_checkable["reason"] == "definition"
+    assert "nac.table2.slow.b12" in items["b1.2.slow"].claims
+    assert {"nac.table2.fast.b12", "nac.table2.step.b12"} <= set(items["b1.2.other-regimes"].claims)
+    r = registry()
+    got = {f.item: f for f in findings(load_ledgers(["000"]), expected_verdicts(r), r)}
+    for name in ("table2.slow", "table2.fast", "table2.step", "b1.2.slow", "b1.2.other-regimes"):
+        assert items[name].charitable == "nac.table2.rows.not_excluded" and got[name].finding == "depends-on-reading", name
+    assert got["table2.oscillatory"].finding == "error"  # its mean > max, whatever the columns mean

@@ -57,6 +57,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     ltc.sec10                    ltc_unfolding
     ltc.sec15                    ltc_bounds, ltc_epsilon, ltc_readings, proofs.ltc
     ltc.sec16                    ltc_cost, ltc_trajectory_length
+    ltc.s6                       proofs.ltc_equations
     ltc.sec6                     ltc_bounds
     ltc.sec8                     ltc_readings, ltc_trajectory_length, proofs.ltc_equations
     ltc.stiff                    ltc_readings, ltc_stability
@@ -72,6 +73,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.eq17                     proofs.nac_closed_form
     nac.eq18                     proofs.nac_closed_form, proofs.nac_gates
     nac.eq2                      proofs.nac_closed_form
+    nac.eq28                     proofs.nac_closed_form
     nac.eq29                     proofs.nac_closed_form
     nac.eq3                      proofs.nac_closed_form
     nac.eq32                     proofs.nac_closed_form
@@ -84,6 +86,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.grad                     proofs.nac_gradients
     nac.model                    nac_model_gates, nac_reference_parity, nac_s22_model
     nac.motivation               proofs.nac_motivation
+    nac.s1                       proofs.nac_text
     nac.s22                      nac_readings, nac_s22_model, nac_text_closed_forms, proofs.nac_text
     nac.s4                       nac_units
     nac.score                    proofs.nac_text
@@ -116,6 +119,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac001.d32                   nac_datasets
     nac001.d33                   nac_datasets
     nac001.d34                   nac_datasets, nac_readings
+    nac001.motivation            proofs.nac_motivation
     nac001.eq15                  charitable_nac
     nac001.s2_2                  nac_curation_cost
     nac001.s3                    nac_datasets, nac_readings
@@ -126,6 +130,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac001.table4                nac_datasets, nac_readings, nac_twins
     solvers.agree                solver_agreement
     sparse.alg                   locality_readings, proofs.sparse_recurrent, sparse_attention
+    sparse.eq                    proofs.sparse_recurrent
     sparse.args                  sparse_attention
     sparse.attention             proofs.sparse_recurrent
     sparse.batch                 sparse_attention

@@ -450,6 +450,10 @@ def _restated(claims: list[Claim]) -> list[Claim]:
                  "and CT-Attention baselines in terms of runtime and memory consumption'"),
         restated(medians001, suffix="abstract", source=f"{SEEDS['001']}, Abstract, 'occupies an intermediate position in runtime and memory "
                  "efficiency compared with several CT baselines'"),
+        restated(medians000, suffix="s1", source=f"{SEEDS['000']}, Section 1 (Introduction), last paragraph, 'runtime and peak memory benchmarks "
+                 "place it between CT-RNNs in terms of speed and CT-Attentions in terms of memory requirements'"),
+        restated(medians001, suffix="intro", source=f"{SEEDS['001']}, Section 1, last paragraph, 'runtime and peak memory benchmarks place it "
+                 "between CT-RNNs in terms of speed and CT-Attentions in terms of memory requirements'"),
     ]
 
 

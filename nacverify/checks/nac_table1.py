@@ -199,6 +199,22 @@ def _ordered_family(version: str, models: Sequence[str], levels: Sequence[str], 
         k = monotone.index(False)
         witness = {"column": LABEL[COLUMNS[k]], "values": " -> ".join(f"{m} {table[i, k]:g}" for i, m in enumerate(models))}
         return Outcome(Verdict.REFUTED, f"monotone improvement over {' -> '.join(levels)} in {sum(monotone)}/7 columns ({per_col})", Evidence(arrays, scalars, witness))
+    if reading == "rank_trend":
+        # every point of the family at once: Spearman's rank correlation of the level with the metric (sign set so that
+        # better is positive) in each column; ties share ranks
+        from scipy.stats import spearmanr
+
+        levels_idx = np.arange(len(models), dtype=float)
+        rho = np.array([spearmanr(levels_idx, table[:, k] if HIGHER_IS_BETTER[c] else -table[:, k]).statistic for k, c in enumerate(COLUMNS)])
+        arrays["rank_correlation"] = rho
+        scalars.update({"columns_positive": int(np.sum(rho > 0)), "min_rank_correlation": float(np.min(rho))})
+        listing = ", ".join(f"{LABEL[c]} {r:+.2f}" for c, r in zip(COLUMNS, rho))
+        if np.all(rho > 0):
+            return Outcome(Verdict.HOLDS, f"over {' -> '.join(levels)} the metric's rank correlation with the level is positive in all 7 columns "
+                           f"({listing}): {per_col}", Evidence(arrays, scalars, {}))
+        k = int(np.argmin(rho))
+        return Outcome(Verdict.REFUTED, f"over {' -> '.join(levels)} the rank correlation is not positive in every column ({listing}): {per_col}",
+                       Evidence(arrays, scalars, {"column": LABEL[COLUMNS[k]], "rank_correlation": float(rho[k])}))
     if reading == "each_step":
         # every increase along the document's own levels, with the weakest quantifier: at least one column improves
         won = [sum(_better(table[i + 1, k], table[i, k], c) for k, c in enumerate(COLUMNS)) for i in range(len(models) - 1)]
@@ -346,6 +362,13 @@ def _table1_claims(v: str) -> list[Claim]:
                "over NAC-2k, NAC-Exact/05s/8k (K = 8), NAC-32k, NAC-PW (all keys) the metric improves monotonically in every column", T1, F,
                "K = 32 is worse than K = 8 in six columns (E-MNIST 95.15 < 96.12)",
                lambda: _ordered_family(v, ["NAC-2k", DEFAULT_NAC, "NAC-32k", "NAC-PW"], ["K=2", "K=8", "K=32", "PW"], "monotone"), R, "'increasing Top-K improves accuracy' = monotone in K, column by column"),
+        _claim(f"{p}.topk.rank_trend", v, "Section 3.5" if v == "000" else "Section 3.4, Interpreting the Results",
+               "increasing the number of Top-KK interactions improves accuracy" if v == "000" else "increasing the Top- _K_ interactions enhances accuracy too",
+               "over NAC-2k, NAC-Exact/05s/8k (K = 8), NAC-32k and NAC-PW, the metric's Spearman rank correlation with K is positive in every column",
+               T1, H, "positive in all seven columns (0.32-0.40), although K = 8 -> 32 worsens six of them",
+               lambda: _ordered_family(v, ["NAC-2k", DEFAULT_NAC, "NAC-32k", "NAC-PW"], ["K=2", "K=8", "K=32", "PW"], "rank_trend"), R,
+               "'increasing Top-K improves accuracy' as a trend over every point the document prints (K = 2, 8, 32, all keys): the metric "
+               "rises with K in rank order in each column, not necessarily at every step"),
         _claim(f"{p}.topk.endpoints", v, "Section 3.5" if v == "000" else "Section 3.4, Interpreting the Results",
                "increasing the number of Top-KK interactions improves accuracy" if v == "000" else "increasing the Top- _K_ interactions enhances accuracy too",
                "NAC-PW (all keys) beats NAC-2k in a majority (>= 4) of the seven columns", T1, H, "NAC-PW beats NAC-2k in 7/7 columns (flips_at 1)",
@@ -422,8 +445,13 @@ def _restated(claims: list[Claim]) -> list[Claim]:
     outperforms" again, in its own words: it is tested by a claim of its own (an accusation is counted where
     it is made)."""
     by_id = {c.id: c for c in claims}
+    sota = {"000": "we demonstrated that NAC achieves state-of-the-art performance across diverse tasks",
+            "001": "Empirical evaluations demonstrate that NAC achieves state-of-the-art performance across diverse tasks"}
     return [restated(by_id[f"nac{v}.table1.nac_matches_or_beats"], suffix="consistently",
                      source=f"{SEEDS[v]}, Section 1 (Introduction), last paragraph, 'NAC consistently matches or outperforms these models'")
+            for v in ("000", "001")] + [
+            restated(by_id[f"nac{v}.table1.nac_matches_or_beats"], suffix="sota", source=f"{SEEDS[v]}, Section 5 (Conclusion), '{sota[v]}'",
+                     reading="'state-of-the-art performance across diverse tasks' = the best result on every benchmark of Table 1")
             for v in ("000", "001")]
 
 

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
+from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider, restated
 from ._costs import _sds, fit_slope, jaxpr_stats
 
 __all__ = ["twin_claims", "count_claims", "rnn_dot_flops", "attention_dot_flops", "stated_and_listed", "table4_heads"]
@@ -440,7 +440,22 @@ def twin_claims() -> list[Claim]:
     ]
 
 
+def _rnn_restated() -> list[Claim]:
+    """Table 3's RNN row and the time-step sentence say the RNN's O(nk) again, in their own words: each is tested by a claim of
+    its own (the same count: 4 k^2 dot FLOPs per step, 4 n k^2 per sequence)."""
+    nk = next(c for c in twin_claims() if c.id == "nac.c3.rnn.nk")
+    return [
+        restated(nk, suffix="table3", source=f"{SEED000}, Appendix C.2, Table 3 (line 531); {SEED001}, Appendix C.3, Table 3 (line 1945): RNN row, "
+                 "'O(nk)' (sequence) and 'O(k)' (time step); LNN row 'O(nkS)', 'O(kS)'"),
+        restated(nk, suffix="timestep", source=f"{SEED000}, Appendix C.2; {SEED001}, Appendix C.3: 'For single-time-step prediction, RNNs, "
+                 "LSTMs, [and NAC (000)] require O(k)'",
+                 statement="one RNN step with hidden dimension k costs O(k): its operation count over k stays bounded as k grows (n = 32 "
+                           "steps counted and divided by n)"),
+    ]
+
+
 add_provider(twin_claims)
+add_provider(_rnn_restated)
 add_provider(count_claims)
 add_provider(d4_claims)
 add_provider(algorithm_claims)

