@@ -51,7 +51,7 @@ def findings(
     counts = finding_counts(found)
     problems = missing_defenses(ledgers, claims, verdicts)
     if report is None:  # ownership, twins and readings are the repository's, judged on the expected verdicts
-        problems += standard_problems(ledgers, claims, verdicts, reviews=False)
+        problems += standard_problems(ledgers, claims, verdicts)
     owned = {cid: {doc: items[0] for doc, items in per_doc.items()} for cid, per_doc in owners(ledgers, verdicts, claims).items()}
     left_out = sum(len(led.items) for led in ledgers.values()) - len(found)
     if fmt == OutputFormat.json:

@@ -105,10 +105,10 @@ OBLIGATIONS = [
         check=Sign(grad_alpha1_eps0**2, ">"),
         expect=REFUTED,
         reason="the gradient through rho is identically zero for eps = 0 (and O(eps) otherwise, see locality.grad.small_eps); delta only "
-               "changes the weights through the jumps of the counts, where the gradient is undefined. This is a reading: with the printed fixed "
-               "eps > 0 and empty midpoint windows the gradient is nonzero (locality.delta_learned_through_rho.fixed_eps)",
-        kind=Kind.READING,
-        reading='eps -> 0 limit of the log-density bias log(rho_ij + eps), all counts n_j > 0, gradient taken between jumps of the hard count (the document keeps eps a fixed small constant: see locality.delta_learned_through_rho.fixed_eps)',
+               "changes the weights through the jumps of the counts, where the gradient is undefined. A lemma, not a reading: the document fixes "
+               "eps as a small positive constant, and taking it to 0 changes a number; with the printed fixed eps > 0 and empty midpoint windows "
+               "the gradient is nonzero (locality.delta_learned_through_rho.fixed_eps)",
+        kind=Kind.LEMMA,
     ),
     Obligation(
         "locality.grad.small_eps",

@@ -56,8 +56,24 @@ steady_part = -phi / omega**2 * (1 - exp(-omega * t))
 TRIANGLE_CASES = [{a: sa * p, z: sb * q} for sa in (1, -1) for sb in (1, -1)]
 
 d_k = Symbol("d_k", positive=True)
+late, actual = Symbol("late", nonnegative=True), Symbol("actual_rul", positive=True)  # late = predicted - actual RUL >= 0
 
 OBLIGATIONS = [
+    Obligation(
+        "nac.score.phm2012_attribution",
+        kind="as-printed",
+        source=f"{SEED000}, Appendix D.3.4 (line 605), 'Score is a metric specifically designed for RUL estimation in the IEEE PHM "
+               "(nectoux2012pronostia)', with eq. 58; {SEED001}, Appendix D.3.4 (line 2458), same words, with eq. 48; the IEEE PHM 2012 "
+               "challenge (Nectoux et al. 2012) scores each bearing by A = exp(-ln(0.5) Er/5) for Er <= 0 and exp(ln(0.5) Er/20) for Er > 0, "
+               "Er = 100 (ActRUL - predicted)/ActRUL, and averages A (higher is better)",
+        statement="the score the documents print (eq. 58 / 48: a sum of e^(-d/13) - 1 over early and e^(d/10) - 1 over late predictions, d = "
+                  "predicted - actual RUL) is the IEEE PHM 2012 challenge's: for a late prediction its per-bearing term equals the challenge's A",
+        check=Identity(exp(late / 10) - 1, exp(log(2) * (-100 * late / actual) / 5), hints=({late: 10.0, actual: 100.0},)),
+        expect=REFUTED,
+        reason="at a perfect prediction the printed term is 0 (lower is better) and the challenge's A is 1 (higher is better); the printed "
+               "formula is the PHM 2008 (C-MAPSS turbofan) score, not the PHM 2012 (PRONOSTIA) one",
+        note="late = predicted - actual RUL >= 0, so Er = -100 late/actual <= 0 and A = exp(ln(2) Er/5)",
+    ),
     Obligation(
         "nac.s1.scaling_by_key_dimension",
         kind="as-printed",

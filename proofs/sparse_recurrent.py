@@ -163,14 +163,16 @@ OBLIGATIONS = [
     ),
     Obligation(
         "sparse.eq.deltanet",
-        source=f"{SEED004}, 'Expectation of outcome' table, 'DeltaNet ht=ht-1+gt(vt-ht-1)' (line 97), for DeltaNet as its reference (Yang et al., "
-               "arXiv 2406.06484) states the delta rule S_t = S_(t-1) + beta_t (v_t - S_(t-1) k_t) k_t^T",
+        source=f"{SEED004}, 'Expectation of outcome' table, 'DeltaNet ht=ht-1+gt(vt-ht-1)' (line 97); the document names DeltaNet (its reference "
+               "list cites Mamba, not DeltaNet), whose paper (Yang et al., arXiv 2406.06484) states the delta rule "
+               "S_t = S_(t-1) + beta_t (v_t - S_(t-1) k_t) k_t^T with unit-length keys",
         statement="the printed DeltaNet update h_t = h_(t-1) + g_t (v_t - h_(t-1)) is the delta rule: for a scalar state (one value and key "
                   "channel) it equals h_(t-1) + beta_t (v_t - h_(t-1) k_t) k_t with g_t = beta_t",
-        check=Identity(h_prev + beta * (v_t - h_prev), h_prev + beta * (v_t - h_prev * k_t) * k_t, hints=({h_prev: 1.0, beta: 1.0, v_t: 0.0, k_t: 2.0},)),
+        check=Identity(h_prev + beta * (v_t - h_prev), h_prev + beta * (v_t - h_prev * k_t) * k_t, hints=({h_prev: 0.0, beta: 1.0, v_t: 1.0, k_t: -1.0},)),
         expect=REFUTED,
         reason="the delta rule retrieves S_(t-1) k_t and writes along k_t; the printed update has no key at all and is a gated moving average "
-               "(1 - g) h + g v, equal to the delta rule only for k_t = 1",
+               "(1 - g) h + g v, equal to the delta rule only for k_t = 1: the unit key k_t = -1 (h = 0, v = 1, beta = 1) gives -1 against 1, "
+               "and with a key of two or more channels the delta rule mixes them, which no element-wise gate does",
         note="h, v, k real, beta in (0, 1]; the attribution is to the cited paper's update rule (data, not code)",
         kind=Kind.AS_PRINTED,
     ),

@@ -245,7 +245,18 @@ def recheck_deltanet(p):
     return abs(printed - delta_rule) > 1e-9
 
 
+def recheck_score_attribution(p):
+    """A late prediction by `late` cycles: eq. 58/48's term e^(late/10) - 1 against the IEEE PHM 2012 accuracy A of its percent error
+    Er = -100 late/actual (A = 2^(Er/5) for Er <= 0)."""
+    late, actual = p["late"], p["actual_rul"]
+    printed = math.exp(late / 10) - 1
+    er = -100 * late / actual
+    challenge = 2 ** (er / 5)
+    return late >= 0 and actual > 0 and abs(printed - challenge) > 1e-9
+
+
 RECHECK = {
+    "nac.score.phm2012_attribution": recheck_score_attribution,
     "nac.eq28.integral_to_T_as_printed": recheck_eq28_to_T,
     "nac001.motivation.plugged_as_extracted": recheck_plugged_as_extracted,
     "nac.s1.scaling_by_key_dimension": recheck_scaling,

@@ -55,7 +55,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     ltc.eq9a                     ltc_model_equations, ltc_readings
     ltc.s5                       ltc_bptt
     ltc.sec10                    ltc_unfolding
-    ltc.sec15                    ltc_bounds, ltc_epsilon, ltc_readings, proofs.ltc
+    ltc.sec15                    ltc_bounds, ltc_epsilon, ltc_readings, ltc_stability, proofs.ltc
     ltc.sec16                    ltc_cost, ltc_trajectory_length
     ltc.s6                       proofs.ltc_equations
     ltc.sec6                     ltc_bounds
