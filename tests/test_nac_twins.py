@@ -44,7 +44,9 @@ def test_twins_name_each_other_and_are_checked_the_same_way(item000, item001):
     items = _items()
     a, b = items["000"][item000], items["001"][item001]
     assert a.twin == f"001:{item001}" and b.twin == f"000:{item000}"
-    if a.claims and b.claims:  # the same claims or per-version siblings (nac000.X / nac001.X); 001's c3.seq also names NAC
+    if a.twin_differs or b.twin_differs:  # their words differ, and the ledger says how (reports/FINDINGS_STANDARD.md, rule 6)
+        assert len((a.twin_differs or b.twin_differs).split()) >= 5
+    elif a.claims and b.claims:  # the same claims or per-version siblings (nac000.X / nac001.X); 001's c3.seq also names NAC
         same = lambda cid: (cid or "").replace("nac000.", "nac.").replace("nac001.", "nac.")  # noqa: E731
         assert {same(c) for c in a.claims} <= {same(c) for c in b.claims}
         assert same(a.charitable) == same(b.charitable) or not (a.charitable and b.charitable)  # one version may state it right
