@@ -1,0 +1,89 @@
+"""An interrupted run leaves a report marked incomplete, whenever the signals come (issue 38).
+
+The console script runs `frozen-error --sweep` (a command whose interrupted report keeps the
+most: finished claims, then the sweep's statistics, witnesses and histograms), and gets SIGINT
+at a chosen moment: 0.1 s (Python is importing the command line), 1 s (the command has started
+and imports JAX), 5 s (the claims or the sweep's first chunks), and mid-sweep (after its first
+chunk's estimate is printed); once, or twice 20 ms apart (the second as SIGTERM, which the
+command line treats as Ctrl-C). Before issue 38 a signal in the first 1.5 s left no report (a
+KeyboardInterrupt while importing, or before the command's own handler was in place), and a
+second signal lost the sweep's section (it landed while the first one's partial report was
+being gathered). Each case: exit 3, one line on stderr, no traceback, a report marked incomplete
+that names the interrupt; after mid-sweep signals, the sweep's statistics are in it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+
+import h5py
+import pytest
+
+EXE = shutil.which("nacverify")
+pytestmark = pytest.mark.skipif(EXE is None, reason="console script not installed")
+
+SWEEP = ["frozen-error", "--regime", "oscillatory", "--sweep", "2000000", "--no-keep-draws", "--scipy-draws", "0"]
+
+
+def _interrupt(tmp_path, *, at: float | None, signals: int) -> tuple[int, str, str]:
+    """Run the sweep, send SIGINT `at` seconds after the start (None: once its first chunk's estimate
+    is printed) and, for `signals` = 2, SIGTERM 20 ms later; return (exit code, stderr, report path)."""
+    out = tmp_path / "r.h5"
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "COLUMNS": "200"}
+    start = time.monotonic()
+    proc = subprocess.Popen([EXE, *SWEEP, "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    lines: list[str] = []
+    estimated = threading.Event()
+
+    def read() -> None:
+        for line in proc.stderr:
+            lines.append(line)
+            if "estimated" in line:
+                estimated.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        if at is None:
+            assert estimated.wait(240), "".join(lines)
+            time.sleep(0.5)  # a few chunks more
+        else:
+            time.sleep(max(0.0, at - (time.monotonic() - start)))
+        assert proc.poll() is None, "".join(lines)
+        proc.send_signal(signal.SIGINT)
+        if signals == 2:
+            time.sleep(0.02)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(timeout=10)
+    proc.stdout.close()
+    return proc.returncode, "".join(lines), str(out)
+
+
+@pytest.mark.parametrize("signals", [1, 2])
+@pytest.mark.parametrize("at", [0.1, 1.0, 5.0, None], ids=["0.1s", "1s", "5s", "mid-sweep"])
+def test_an_interrupt_at_any_moment_leaves_an_incomplete_report(tmp_path, at, signals):
+    code, stderr, path = _interrupt(tmp_path, at=at, signals=signals)
+    assert code == 3, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("nacverify: error:")]
+    assert len(errors) == 1 and "interrupted" in errors[0] and "partial report marked incomplete" in errors[0], stderr
+    assert os.path.isfile(path), stderr
+    with h5py.File(path, "r") as report:
+        assert report.attrs["format"] == "nacverify-report" and not bool(report.attrs["complete"])
+        assert "interrupted" in str(report.attrs["note"])
+        if at is None:  # mid-sweep: the chunks that finished are kept, whatever the second signal does
+            assert "sweep of oscillatory interrupted after" in str(report.attrs["note"]), report.attrs["note"]
+            sweep = report["frozen_error/oscillatory/sweep"]
+            assert {"stats", "witnesses", "histograms"} <= set(sweep), list(sweep)
+            assert int(sweep.attrs["n_done"]) > 0
