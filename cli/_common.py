@@ -256,7 +256,7 @@ def _interrupted(note: str, report: Callable[[dict[str, Any]], str | None] | Non
                 junit_xml = None  # unusable: the report alone
             fmt = output_format(kwargs.get("fmt", OutputFormat.table), bool(kwargs.get("as_json", False)))
             return finish_interrupted(Report(command=command_line()), path, force=force, note=note, junit_xml=junit_xml, fmt=fmt)
-    except (NacverifyError, OSError, KeyboardInterrupt) as exc:
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001  (whatever stops it: the interrupt's one line, never a traceback)
         why = str(exc) or type(exc).__name__
         return fail(f"{note}; no report written: {why}", EXIT_ENVIRONMENT)
 

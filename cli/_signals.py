@@ -18,6 +18,10 @@ and `_common.finish_interrupted` write it). Three rules make that hold whenever 
   first few tens of milliseconds) ends the process as Python does.
 - **A report being written is not interrupted** (`held`): a signal during the write is raised
   once the file is complete.
+- **An import is not interrupted** (`hold_imports`, in the console script): a KeyboardInterrupt
+  raised inside a module's import leaves it half-initialised (JAX then cannot be imported again to
+  write the report, and an interrupted extension's initialisation crashed the process with
+  SIGSEGV). A signal during an import of the main thread is raised when the import returns.
 
 A signal ignored when the process starts (SIGINT in a background job or under `nohup`) stays
 ignored, as POSIX programs do. Signals are Python's to handle only in the main thread; elsewhere
@@ -44,10 +48,9 @@ STATE: dict[str, Any] = {"first": None, "holding": False, "pending": False, "red
 
 
 def _handler(signum: int, frame: Any) -> None:
-    if STATE["redeliver"]:
+    if STATE["redeliver"]:  # the first one's KeyboardInterrupt was swallowed: this one stands for it
         STATE["redeliver"] = False
-        raise KeyboardInterrupt
-    if STATE["first"] is not None:
+    elif STATE["first"] is not None:
         STATE["ignored"] += 1  # the first one's partial report is being written: nothing to add
         return
     STATE["first"] = signum
@@ -101,12 +104,52 @@ def console_script() -> bool:
 
 
 def hold_during_start_up() -> None:
-    """In the console script, from its first line: hold signals until the command starts."""
+    """In the console script, from its first line: hold signals until the command starts, and
+    during every import of the main thread (`hold_imports`)."""
     if not console_script() or not _main_thread():
         return
     reset()
     STATE["holding"] = True
     install()
+    hold_imports()
+
+
+_MAIN = threading.main_thread().ident
+
+
+def _held_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`function(...)` with a signal held while it runs in the main thread (raised after it)."""
+    if STATE["holding"] or threading.get_ident() != _MAIN:
+        return function(*args, **kwargs)
+    STATE["holding"] = True
+    try:
+        return function(*args, **kwargs)
+    finally:
+        STATE["holding"] = False
+        if STATE["pending"]:
+            STATE["pending"] = False
+            raise KeyboardInterrupt  # noqa: B012  (the signal, after the import is whole)
+
+
+def hold_imports() -> None:
+    """Route `import` statements and `importlib.import_module` through `_held_call` (this process
+    only: the console script's, whose imports are its own)."""
+    import builtins
+    import importlib
+
+    if getattr(builtins.__import__, "_nacverify_held", False):
+        return
+    plain_import, plain_import_module = builtins.__import__, importlib.import_module
+
+    def held_import(name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        return _held_call(plain_import, name, globals, locals, fromlist, level)
+
+    def held_import_module(name: str, package: str | None = None) -> Any:
+        return _held_call(plain_import_module, name, package)
+
+    held_import._nacverify_held = True  # type: ignore[attr-defined]
+    builtins.__import__ = held_import
+    importlib.import_module = held_import_module  # type: ignore[assignment]
 
 
 def command_started() -> None:

@@ -85,7 +85,10 @@ INTS = ["0", "1", "2", "3", "-1", "-7"]
 BAD_INTS = ["abc", "1.5", "", "0x", "1e3"]
 FLOATS = ["0", "1", "0.5", "-1", "1e-3", "1e-300", "nan", "inf", "-inf", "1e308", "2"]
 BAD_FLOATS = ["abc", "", "1,5", "--"]
-TEXTS = ["", "x", "*", "nac.*", "nac.thm3.*", "nope.*", "a b", "'", '"', "0.5 + 0.05*sin(6*t)", "__import__('os')", "1/0", "t**1000", "é∂ƒ", "-"]
+TEXTS = ["", "x", "*", "nac.*", "nac.thm3.*", "nope.*", "a b", "'", '"', "0.5 + 0.05*sin(6*t)", "__import__('os')", "1/0", "t**1000", "é∂ƒ", "-",
+         # formulas of the issue-38 campaign's families: exact powers and exponentials too costly to compute, deep nesting, values not real
+         "9^9^9^9", "0.5+t^(10^10^10)", "exp(10^9*log(10))", "10^300*10^300*10^300*10^300", "sigmoid(-10^5)", "1e999", "log(-1)+t",
+         "sin(" * 17 + "t" + ")" * 17, "-" * 70 + "t", "zzz*"]
 
 
 def _text():
@@ -237,7 +240,9 @@ def test_generated_command_lines_exit_cleanly(tmp_path, monkeypatch):
     monkeypatch.delenv("NACVERIFY_DEBUG", raising=False)
     ins = _input_files(tmp_path / "in")
     (tmp_path / "out").mkdir()
-    outs = [str(tmp_path / "out" / f"o{i}.h5") for i in range(6)] + [str(tmp_path / "out" / "page"), str(tmp_path / "out"), ins[0], "/proc/nope/r.h5", ""]
+    (tmp_path / "out" / "mine.png").write_text("the user's")  # --plot over it needs --force (issue 38)
+    outs = [str(tmp_path / "out" / f"o{i}.h5") for i in range(6)] + [str(tmp_path / "out" / "page"), str(tmp_path / "out"), ins[0], "/proc/nope/r.h5", "",
+                                                                     str(tmp_path / "out" / "mine.png"), "/proc/x.png", "/proc/x.json"]
     paths = {"in": ins, "out": outs}
     codes: Counter = Counter()
     commands_seen: Counter = Counter()
@@ -408,3 +413,93 @@ def test_interrupted_main_called_from_python_returns_instead_of_ending_the_proce
     with pytest.raises(SystemExit) as info:
         app_mod.main(["list"])
     assert info.value.code == 3
+
+
+def _campaign(tmp: Path) -> list[tuple[list[str], dict[str, str], int, str]]:
+    """Issue 38's bad-input campaign, the inputs that run in a second or two: (argv, environment,
+    exit code, words of the one line on stderr). Files named here are made by `_campaign_files`."""
+    ins = {Path(p).name: p for p in _input_files(tmp / "in") if p}
+    f = {name: str(tmp / "files" / name) for name in ("p.png", "notes.txt", "page")}
+    power = "raises to a power beyond ±10,000"
+    cases = [
+        (["frozen-error", "-r", "slow", "--seed", "-1"], {}, 2, "--seed must be >= 0"),
+        (["frozen-error", "-r", "slow", "--rtol", "nan"], {}, 2, "--rtol must be a positive finite number"),
+        (["frozen-error", "-r", "slow", "-T", "inf"], {}, 2, "--T must be finite"),
+        (["frozen-error", "-r", "oscillatory", "--sweep", "10", "--chunk", "-1"], {}, 2, "--chunk must be >= 1"),
+        (["frozen-error", "-r", "oscillatory", "--cycles", "0.1"], {}, 2, "cycles must be >= 0.25"),
+        (["frozen-error", "-r", "slow", "-v", "-q"], {}, 2, "--verbose and --quiet exclude each other"),
+        (["frozen-error", "--regime", "custom", "--phi", "9^9^9^9", "--omega", "1"], {}, 2, power),
+        (["frozen-error", "--regime", "custom", "--phi", "0.5+t^(10^10^10)", "--omega", "1"], {}, 2, power),
+        (["frozen-error", "--regime", "custom", "--phi", "t^(10^9)", "--omega", "1"], {}, 2, power),
+        (["frozen-error", "--regime", "custom", "--phi", "2^-100000000", "--omega", "1"], {}, 2, power),
+        (["frozen-error", "--regime", "custom", "--phi", "0.5", "--omega", "E^(10^9*log(10))"], {}, 2, "--omega: formula"),
+        (["frozen-error", "--regime", "custom", "--phi", "exp(10^9*log(10))", "--omega", "1"], {}, 2, "exp() of a number beyond"),
+        (["frozen-error", "--regime", "custom", "--phi", "softplus(10^4)", "--omega", "1"], {}, 2, "softplus() of a number beyond"),
+        (["frozen-error", "--regime", "custom", "--phi", "10^300*10^300*10^300*10^300", "--omega", "1"], {}, 2, "holds a number of magnitude beyond"),
+        (["frozen-error", "--regime", "custom", "--phi", "1e999", "--omega", "1"], {}, 2, "holds a number of magnitude beyond"),
+        (["frozen-error", "--regime", "custom", "--phi", "sin(" * 17 + "t" + ")" * 17, "--omega", "1"], {}, 2, "nests functions and powers deeper than 16"),
+        (["frozen-error", "--regime", "custom", "--phi", "-" * 70 + "t", "--omega", "1"], {}, 2, "nested deeper than 64 levels"),
+        (["frozen-error", "--regime", "custom", "--phi", "log(-1)+t", "--omega", "1"], {}, 2, "--phi is not real at t = 0"),
+        (["frozen-error", "--regime", "custom", "--phi", "__import__('os').system('id')", "--omega", "1"], {}, 2, "is not allowed"),
+        (["solve", "nac", "--regime", "custom", "--phi", "9^9^9^9", "--omega", "1", "--backend", "diffrax,scipy"], {}, 2, power),
+        (["frozen-error", "-r", "slow", "--plot", f["p.png"]], {}, 2, "exists; choose another --plot or pass --force"),
+        (["frozen-error", "-r", "slow", "--plot", "/proc/x.png"], {}, 2, "--plot /proc/x.png: folder /proc is not writable"),
+        (["frozen-error", "-r", "slow", "--out", "/proc/x.h5"], {}, 2, "--out /proc/x.h5: folder /proc is not writable"),
+        (["frozen-error", "-r", "slow", "--junit-xml", "/proc/x.xml"], {}, 2, "--junit-xml /proc/x.xml: folder /proc is not writable"),
+        (["report", "export", ins["good.h5"], "--to", "json", "-o", "/proc/x.json"], {}, 2, "--out /proc/x.json: folder /proc is not writable"),
+        (["report", "export", ins["good.h5"], "--to", "csv", "-o", ins["good.h5"], "--force"], {}, 2, "is the report being exported"),
+        (["report", "export", ins["good.h5"], "--to", "json", "-o", f["notes.txt"]], {}, 2, "exists; choose another --out or pass --force"),
+        (["report", "html", ins["good.h5"], "--out", "/proc/x"], {}, 2, "--out /proc/x: folder is not writable"),
+        (["report", "html", ins["good.h5"], "--out", f["notes.txt"]], {}, 2, "exists and is not a folder"),
+        (["report", "show", ins["damaged.h5"]], {}, 2, "is damaged: claim 'f.d' has verdict 'banana'"),
+        (["report", "diff", ins["good.h5"], ins["damaged.h5"]], {}, 2, "is damaged"),
+        (["report", "export", ins["damaged.h5"], "--to", "csv"], {}, 2, "is damaged"),
+        (["findings", "--report", ins["damaged.h5"]], {}, 2, "is damaged"),
+        (["report", "show", ins["junk.h5"]], {}, 2, "is corrupt or unreadable"),
+        (["report", "show", ins["empty.h5"]], {}, 2, "is corrupt or unreadable"),
+        (["report", "show", ins["foreign.h5"]], {}, 2, "is not a nacverify report"),
+        (["report", "show", ins["broken.h5"]], {}, 2, "is corrupt or unreadable"),
+        (["list", "--only", "zzz*"], {}, 2, "no claim matches 'zzz*'"),
+        (["check", "--only", "zzz*"], {}, 2, "no claim matches 'zzz*'"),
+        (["prove", "--only", "zzz*"], {}, 2, "no proof obligation matches 'zzz*'"),
+        (["coverage", "--source", "999"], {}, 2, "unknown source '999'"),
+        (["coverage"], {"NACVERIFY_SEEDS": str(tmp / "nowhere")}, 2, "NACVERIFY_SEEDS="),
+        (["coverage"], {"NACVERIFY_SEEDS": str(tmp / "files")}, 2, "the folder lacks 5 of the 5 source documents"),
+        (["list", "--only", "nac.thm1.*"], {"NACVERIFY_REFERENCE": str(tmp / "nowhere")}, 2, "NACVERIFY_REFERENCE="),
+        (["list", "--only", "nac.thm1.*"], {"NACVERIFY_PROGRAM_CACHE": "/proc/x"}, 2, "NACVERIFY_PROGRAM_CACHE=/proc/x: not a writable folder"),
+        (["list", "--only", "nac.thm1.*"], {"NACVERIFY_CATALOG_CACHE": f["notes.txt"]}, 2, "not a folder"),
+        (["list", "--only", "nac.thm1.*"], {"XDG_CACHE_HOME": "relative"}, 2, "XDG_CACHE_HOME=relative: not an absolute path"),
+    ]
+    return cases
+
+
+def _campaign_files(tmp: Path) -> None:
+    (tmp / "files").mkdir()
+    (tmp / "files" / "p.png").write_text("the user's picture")
+    (tmp / "files" / "notes.txt").write_text("the user's notes")
+
+
+def test_the_campaigns_inputs_keep_their_answers(tmp_path, monkeypatch):
+    """Issue 38's inputs (and more of their families), each in-process: the exit code, one line on
+    stderr with its words, no traceback, and no file of the user's changed."""
+    import hashlib
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "120")
+    _campaign_files(tmp_path)
+    cases = _campaign(tmp_path)
+
+    def state() -> dict[str, str]:
+        return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(tmp_path.rglob("*")) if p.is_file()}
+
+    before = state()
+    for argv, env, expected, words in cases:
+        with monkeypatch.context() as m:
+            for name, value in env.items():
+                m.setenv(name, value)
+            code, stdout, stderr = _run(argv)
+        assert "Traceback" not in stdout + stderr, (argv, stderr[-2000:])
+        lines = [line for line in stderr.splitlines() if line.strip()]
+        assert code == expected and len(lines) == 1 and lines[0].startswith("nacverify: error: ") and words in lines[0], (argv, code, stderr)
+    assert state() == before  # nothing written, nothing changed, nothing removed
+    assert len(cases) >= 45
