@@ -95,9 +95,14 @@ def reset() -> None:
 
 def console_script() -> bool:
     """Whether this process is the `nacverify` console script (or ``python -m nacverify.cli.app``),
-    not a program that imported the command line (a test, a notebook)."""
+    not a program that imported the command line (a test, a notebook), nor a process that
+    multiprocessing started from it (a local Dask worker: it is handed the script's argv and runs
+    the script as ``__mp_main__``, and must keep its own signals)."""
     import os
 
+    multiprocessing = sys.modules.get("multiprocessing")  # a spawned child imports it first; the script has not yet
+    if multiprocessing is not None and (multiprocessing.parent_process() is not None or multiprocessing.current_process().name != "MainProcess"):
+        return False  # (while a child runs __mp_main__, parent_process() is not set yet, its name is)
     name = os.path.basename(sys.argv[0] if sys.argv else "")
     main_spec = getattr(sys.modules.get("__main__"), "__spec__", None)
     return name in ("nacverify", "nacverify.exe", "nacverify-script.py") or getattr(main_spec, "name", None) == "nacverify.cli.app"
