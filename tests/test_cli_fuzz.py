@@ -450,6 +450,7 @@ def _campaign(tmp: Path) -> list[tuple[list[str], dict[str, str], int, str]]:
         (["report", "export", ins["good.h5"], "--to", "csv", "-o", ins["good.h5"], "--force"], {}, 2, "is the report being exported"),
         (["report", "export", ins["good.h5"], "--to", "json", "-o", f["notes.txt"]], {}, 2, "exists; choose another --out or pass --force"),
         (["report", "html", ins["good.h5"], "--out", "/proc/x"], {}, 2, "--out /proc/x: folder is not writable"),
+        (["audit-gen", "/proc/x.h5", "--pairs", "16"], {}, 2, "/proc/x.h5: folder /proc is not writable"),  # was "16 pairs need 0.0 GiB"
         (["report", "html", ins["good.h5"], "--out", f["notes.txt"]], {}, 2, "exists and is not a folder"),
         (["report", "show", ins["damaged.h5"]], {}, 2, "is damaged: claim 'f.d' has verdict 'banana'"),
         (["report", "diff", ins["good.h5"], ins["damaged.h5"]], {}, 2, "is damaged"),
