@@ -211,7 +211,8 @@ def _run(argv: list[str], cap: float = CAP_S) -> tuple[int, str, str]:
             return
         code = frame.f_code if frame is not None else None
         in_unraisable_hook = code is not None and code.co_name == "hook" and code.co_filename.endswith(os.path.join("cli", "_signals.py"))
-        if code is not None and (code.co_name in ("__del__", "gc_callback", "_remove", "callback") or "hypothesis" in code.co_filename
+        if code is not None and (code.co_name in ("__del__", "gc_callback", "_remove", "callback") or code.co_name.endswith(("_callback", "remove"))
+                                 or "hypothesis" in code.co_filename
                                  or in_unraisable_hook):
             signal.setitimer(signal.ITIMER_REAL, 0.05, 0.5)
             return
