@@ -16,6 +16,16 @@ use the same cache. A cached executable is the one XLA compiled: results do not 
 
 import os
 
+#: The values the lines below fill in (the caches' default folders): only a path the user named is
+#: checked (`cli._common.check_path_variables`); the defaults under ~/.cache stay silent when they
+#: cannot be written.
+FILLED_IN: dict[str, str] = {}
+
+
+def _fill_in(name: str, value: str) -> None:
+    os.environ[name] = value
+    FILLED_IN[name] = value
+
 
 def _cache_base() -> str:
     """``$XDG_CACHE_HOME/nacverify``, else ``~/.cache/nacverify``: the command line's caches."""
@@ -30,7 +40,7 @@ def _persistent_compilation_cache() -> None:
         return
     if not folder:
         folder = os.path.join(_cache_base(), "jax")
-    os.environ["JAX_COMPILATION_CACHE_DIR"] = folder
+    _fill_in("JAX_COMPILATION_CACHE_DIR", folder)
     # JAX caches only compilations over 1 s and entries over a size by default: ours are small
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
     os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
@@ -57,9 +67,9 @@ def _cache_folder(variable: str, name: str) -> None:
     no cache)."""
     folder = os.environ.get(variable, "").strip()
     if folder.lower() in ("off", "0", "no", "false"):
-        os.environ[variable] = ""
+        _fill_in(variable, "")
     elif not folder:
-        os.environ[variable] = os.path.join(_cache_base(), name)
+        _fill_in(variable, os.path.join(_cache_base(), name))
 
 
 # The symbolic claims' texts are cached beside it (`nacverify.symbolic.catalog_cache`), so that

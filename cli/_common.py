@@ -1,4 +1,6 @@
-"""Shared CLI plumbing: exit codes, one-line errors, verdict tables, progress bars."""
+"""Shared CLI plumbing: exit codes, one-line errors (`guarded`), verdict tables, progress bars, and the
+writing of reports (a partial one when a run is interrupted). The consoles are in `_output`, the
+signals in `_signals`."""
 
 from __future__ import annotations
 
@@ -6,8 +8,6 @@ import datetime as _dt
 import enum
 import functools
 import os
-import _thread
-import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -25,6 +25,8 @@ from rich.text import Text
 
 from nacverify.errors import BadInput, EnvironmentProblem, Interrupted, NacverifyError
 
+from . import _signals
+
 if TYPE_CHECKING:  # nacverify.claims imports JAX: not at import time (`--help` stays fast)
     from nacverify.claims import Result, Verdict
     from nacverify.report import Report
@@ -34,46 +36,13 @@ EXIT_GATE = 1
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
 
-#: Columns of stdout when it is a file or a pipe and COLUMNS is unset (rich would use 80).
-WIDE = 140
-
-
-def stdout_width() -> int | None:
-    """The width of people's output: None (rich follows the terminal, or COLUMNS when set) for a
-    terminal or when COLUMNS is set; `WIDE` for a file or pipe without COLUMNS."""
-    if sys.stdout.isatty() or os.environ.get("COLUMNS", "").strip().isdigit():
-        return None
-    return WIDE
-
-
-def wrap_width(stream: Any = None) -> int | None:
-    """Where to wrap lines written by hand (the gate line on stderr): COLUMNS when set, else the
-    terminal's width, else None (a file or pipe: one line per item, for grep)."""
-    columns = os.environ.get("COLUMNS", "").strip()
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
-    stream = stream or sys.stderr
-    try:
-        if stream.isatty():
-            return os.get_terminal_size(stream.fileno()).columns
-    except (OSError, ValueError, AttributeError):
-        pass
-    return None
-
-
-console = Console(highlight=False, soft_wrap=False, width=stdout_width())
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+from ._output import OUTPUT_ERRNOS, PIPE, WIDE, console, err_console, refresh_console, stdout_closed, stdout_width, wrap_width, write_stdout  # noqa: E402,F401
 
 #: Colour says whether a verdict is what the repository expects, not which verdict it is: an
 #: expected `refuted` is as green as an expected `holds`.
 AS_EXPECTED_STYLE = "green"
 NOT_EXPECTED_STYLE = "bold red"
 MISMATCH = "≠"
-
-
-def refresh_console() -> None:
-    """Follow COLUMNS and stdout as they are now (a command run in-process after a change)."""
-    console.width = stdout_width()  # type: ignore[assignment]
 
 
 class Level(enum.IntEnum):
@@ -123,7 +92,8 @@ JunitXmlOption = Annotated[Optional[Path], typer.Option("--junit-xml", metavar="
                                                         "pytest's --junitxml layout) for CI test reports; an existing file needs --force.")]
 
 #: The command being run and when it started (set by `guarded`): the JUnit XML's suite name and time.
-RUN = {"command": "nacverify", "start": _dt.datetime.now(_dt.timezone.utc)}
+#: `report`: the path of the report this run has written, once written (`write_report_file`).
+RUN: dict[str, Any] = {"command": "nacverify", "start": _dt.datetime.now(_dt.timezone.utc), "report": None}
 
 
 #: Set when a run was interrupted (Ctrl-C, SIGTERM): the entry point then ends the process
@@ -142,29 +112,6 @@ def fail(message: str, code: int) -> typer.Exit:
     """Print one line to stderr and return the Exit to raise."""
     err_console.print(f"nacverify: error: {one_line(message)}", markup=False)
     return typer.Exit(code)
-
-
-def _redeliver_interrupts(previous: Callable[[Any], Any]) -> Callable[[Any], None]:
-    """An unraisable-exception hook that does not let a Ctrl-C get lost. A KeyboardInterrupt
-    raised while Python runs a callback it cannot propagate from (a garbage-collection
-    callback, a finalizer) is only printed as "Exception ignored in ..." and the run goes on;
-    this hook prints nothing and raises the signal again, so that the interrupt is handled
-    where it can be (partial report, exit 3), through SIGINT or, where SIGINT is ignored, SIGTERM
-    (which `guarded` handles as Ctrl-C). Other unraisable exceptions go to `previous`."""
-
-    def hook(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            # Raised again from a moment later, from another thread: raised here, it would be
-            # handled at once, still inside the callback, and swallowed again. Through a signal
-            # Python handles: with SIGINT ignored (a background job, CI) the interrupt came from
-            # SIGTERM, and interrupt_main's default SIGINT would do nothing.
-            signum = next((s for s in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(s))), None)
-            if signum is not None:
-                threading.Timer(0.01, _thread.interrupt_main, args=(signum,)).start()
-            return
-        previous(unraisable)
-
-    return hook
 
 
 class Background:
@@ -219,57 +166,112 @@ def enable_float64() -> None:
     enable_float64_globally()
 
 
-def guarded(fn: F) -> F:
+def guarded(fn: F | None = None, *, report: Callable[[dict[str, Any]], str | None] | None = None) -> Any:
     """Map library errors to exit codes with a one-line message (no traceback).
-    Set NACVERIFY_DEBUG=1 to see the traceback of an internal error."""
+    Set NACVERIFY_DEBUG=1 to see the traceback of an internal error.
+
+    Signals (`cli._signals`): the first SIGINT or SIGTERM interrupts (KeyboardInterrupt), later
+    ones are ignored while the run writes what it kept. `report` marks a command that writes a
+    report: it maps the command's arguments to its default report name (`default_report_path`;
+    None: this run writes none, e.g. `check --list`). An interrupt that the command did not turn
+    into a partial report itself (one before its work began, from the first moment the command
+    runs) still leaves one, marked incomplete and holding no claims (`_interrupted`)."""
+    if fn is None:
+        return functools.partial(guarded, report=report)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        RUN.update(command=f"nacverify {fn.__name__.replace('_', '-')}", start=_dt.datetime.now(_dt.timezone.utc))
+        RUN.update(command=f"nacverify {fn.__name__.replace('_', '-')}", start=_dt.datetime.now(_dt.timezone.utc), report=None)
         refresh_console()
-        previous = signal.getsignal(signal.SIGTERM)
-
-        def _term(signum, frame):  # SIGTERM behaves as Ctrl-C: finish cleanly
-            raise KeyboardInterrupt
-
-        try:
-            signal.signal(signal.SIGTERM, _term)
-        except ValueError:  # not in the main thread (e.g. some test runners)
-            previous = None
+        if not _signals.STATE["holding"]:  # run in-process (a test): earlier runs' signals are forgotten
+            _signals.reset()
+        previous = _signals.install()
         previous_hook = sys.unraisablehook
-        sys.unraisablehook = _redeliver_interrupts(previous_hook)
+        sys.unraisablehook = _signals.redelivering(previous_hook)
         try:
+            _signals.command_started()  # a signal held during start-up interrupts here
             seed = kwargs.get("seed")
             if isinstance(seed, int):  # every command that takes a seed: refused before any work
                 check_seed(seed)
+            check_path_variables()
             enable_float64()
             return fn(*args, **kwargs)
         except typer.Exit:
             raise
         except BadInput as exc:
             raise fail(str(exc), EXIT_USAGE) from None
-        except Interrupted as exc:
+        except (Interrupted, KeyboardInterrupt) as exc:
             INTERRUPTED["seen"] = True
-            raise fail(str(exc), EXIT_ENVIRONMENT) from None
+            raise _interrupted(str(exc) if isinstance(exc, Interrupted) else "interrupted", report, kwargs) from None
         except EnvironmentProblem as exc:
             raise fail(str(exc), EXIT_ENVIRONMENT) from None
-        except KeyboardInterrupt:
-            INTERRUPTED["seen"] = True
-            raise fail("interrupted", EXIT_ENVIRONMENT) from None
         except NacverifyError as exc:
             raise fail(str(exc), EXIT_ENVIRONMENT) from None
         except MemoryError as exc:  # e.g. --points 99999999999: the machine, not a bug
             raise fail(f"out of memory: {exc or 'allocation failed'}", EXIT_ENVIRONMENT) from None
+        except OSError as exc:
+            if exc.errno in OUTPUT_ERRNOS:  # a full disk under stdout (`> /dev/full`): where the output goes, not a bug
+                raise fail(f"cannot write the output: {exc.strerror or exc}", EXIT_ENVIRONMENT) from None
+            if os.environ.get("NACVERIFY_DEBUG"):
+                raise
+            raise fail(f"internal error: {type(exc).__name__}: {exc} (set NACVERIFY_DEBUG=1 for a traceback)", EXIT_ENVIRONMENT) from None
         except Exception as exc:
             if os.environ.get("NACVERIFY_DEBUG"):
                 raise
             raise fail(f"internal error: {type(exc).__name__}: {exc} (set NACVERIFY_DEBUG=1 for a traceback)", EXIT_ENVIRONMENT) from None
         finally:
             sys.unraisablehook = previous_hook
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            if not (_signals.interrupted() and _signals.console_script()):  # the console script ends soon: later signals stay ignored
+                _signals.restore(previous)
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
+
+
+def report_stem(prefix: str, source: Any, skip: bool = False) -> str | None:
+    """`guarded(report=...)`'s name for a report about the file `source`: ``<prefix>-<file stem>``
+    (None when the run writes no report: `skip`, or no file given)."""
+    return None if skip or source is None else f"{prefix}-{Path(source).stem}"
+
+
+def _interrupted(note: str, report: Callable[[dict[str, Any]], str | None] | None, kwargs: dict[str, Any]) -> typer.Exit:
+    """The exit of an interrupt that reached `guarded`: the run's report was written already (say
+    where), or, for a command that writes one, an empty report marked incomplete is written now
+    to its --out or default path (`--force` as given; never over a file it may not replace)."""
+    if RUN.get("report") is not None:
+        return fail(f"{note}; the report was written before: {RUN['report']}", EXIT_ENVIRONMENT)
+    stem = report(kwargs) if report is not None else None
+    if stem is None:
+        return fail(note, EXIT_ENVIRONMENT)
+    note = note if note != "interrupted" else "interrupted before any claim finished"
+    try:
+        with _signals.held():
+            from nacverify.report import Report, check_writable, default_report_path
+
+            force = bool(kwargs.get("force", False))
+            path = check_writable(kwargs.get("out") or default_report_path(stem), overwrite=force)
+            junit_xml = kwargs.get("junit_xml")
+            try:
+                junit_xml = check_junit_xml(junit_xml, force=force, out=path)
+            except BadInput:
+                junit_xml = None  # unusable: the report alone
+            fmt = output_format(kwargs.get("fmt", OutputFormat.table), bool(kwargs.get("as_json", False)))
+            return finish_interrupted(Report(command=command_line()), path, force=force, note=note, junit_xml=junit_xml, fmt=fmt)
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001  (whatever stops it: the interrupt's one line, never a traceback)
+        why = str(exc) or type(exc).__name__
+        return fail(f"{note}; no report written: {why}", EXIT_ENVIRONMENT)
+
+
+def check_path_variables() -> None:
+    """Every environment variable that names a path is checked before any work (`BadInput`, one
+    line): a wrong one is an error, never a silent fallback (`nacverify.environment.path_variable_problems`)."""
+    from nacverify.environment import PATH_VARIABLES, path_variable_problems
+
+    from . import FILLED_IN
+
+    named = {name: os.environ[name] for name in PATH_VARIABLES if name in os.environ and FILLED_IN.get(name) != os.environ[name]}
+    problems = path_variable_problems(named)
+    if problems:
+        raise BadInput(problems[0])
 
 
 def _value(verdict: Any) -> str:
@@ -467,8 +469,7 @@ def print_json(document: Any) -> None:
     from nacverify.report.json_export import dumps
 
     utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "") == "utf8"
-    sys.stdout.write(dumps(document, ensure_ascii=not utf8) + "\n")
-    sys.stdout.flush()
+    write_stdout(dumps(document, ensure_ascii=not utf8) + "\n")
 
 
 def _ordinary_mode(path: Path) -> None:
@@ -482,21 +483,33 @@ def _ordinary_mode(path: Path) -> None:
         pass
 
 
+def write_report_file(report: "Report", out_path, *, force: bool) -> Path:
+    """Write the report (a signal meanwhile waits until the file is whole: `cli._signals.held`), give
+    it an ordinary file's mode, and record that this run has written it (`RUN`)."""
+    from nacverify.report import write_report
+
+    with _signals.held():
+        path = Path(write_report(report, out_path, overwrite=force))
+        RUN["report"] = path
+    _ordinary_mode(path)
+    return path
+
+
 def _outputs(report: "Report", out_path, force: bool, junit_xml: Path | None, fmt: str, announce: bool = True,
              render: Callable[[], None] | None = None) -> tuple[Path, Path | None]:
     """Write the report and the JUnit XML first (a failure while rendering loses nothing); then, with
     --format json, print the report as JSON on stdout, else `render()` people's output and (when
     `announce`) name both files."""
-    from nacverify.report import read_report, write_report
+    from nacverify.report import read_report
     from nacverify.report.junit import write_junit_xml
 
-    path = write_report(report, out_path, overwrite=force)
-    _ordinary_mode(Path(path))
+    path = write_report_file(report, out_path, force=force)
     xml = None
     if junit_xml is not None:
         seconds = (_dt.datetime.now(_dt.timezone.utc) - RUN["start"]).total_seconds()
-        xml = write_junit_xml(report.results, junit_xml, overwrite=force, suite_name=RUN["command"], seconds=seconds,
-                              complete=report.complete, note=report.note, timestamp=RUN["start"])
+        with _signals.held():
+            xml = write_junit_xml(report.results, junit_xml, overwrite=force, suite_name=RUN["command"], seconds=seconds,
+                                  complete=report.complete, note=report.note, timestamp=RUN["start"])
     if fmt == OutputFormat.json:
         from nacverify.report.json_export import report_document
 

@@ -7,7 +7,11 @@ import os
 import signal
 import sys
 
-from ._devices import prepare_process
+from . import _signals
+
+_signals.hold_during_start_up()  # the console script's first line: a Ctrl-C while it starts is held, not lost (cli/_signals.py)
+
+from ._devices import prepare_process  # noqa: E402
 
 prepare_process(sys.argv[1:])  # before anything imports JAX: the device of this command (cli/_devices.py)
 
@@ -15,7 +19,7 @@ from typing import Annotated  # noqa: E402
 
 import typer  # noqa: E402
 
-from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, err_console, one_line  # noqa: E402
+from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, OUTPUT_ERRNOS, PIPE, console, err_console, one_line, stdout_closed  # noqa: E402
 from .list_cmd import list_claims  # noqa: E402
 from .report_cmd import report_app  # noqa: E402
 
@@ -120,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
     Typer may vendor its own click, so click's exceptions are recognised by their
     interface (`exit_code`, `format_message`) rather than by class."""
     INTERRUPTED["seen"] = False
+    PIPE["closed"] = False
+    console.quiet = False
     if argv is not None:
         prepare_process(list(argv))
     try:
@@ -130,11 +136,19 @@ def main(argv: list[str] | None = None) -> None:
         INTERRUPTED["seen"] = True
         err_console.print("nacverify: error: interrupted", markup=False)
         code = EXIT_ENVIRONMENT
-    except SystemExit:  # rich ends with SystemExit(1) when stdout's reader goes away (`| head`)
+    except SystemExit:  # rich (typer's help) ends with SystemExit(1) when stdout's reader goes away (`| head`)
         if not _stdout_is_devnull():  # rich has pointed stdout at /dev/null; otherwise not ours
             raise
-        err_console.print("nacverify: error: output closed before the end (broken pipe)", markup=False)
-        code = EXIT_ENVIRONMENT  # not 1, which would read as a gate failure
+        PIPE["closed"] = True
+        code = 0
+    except BrokenPipeError:  # click's own output (help text) to a closed pipe
+        stdout_closed()
+        code = 0
+    except OSError as exc:  # click's or typer's output to a full disk (`--help > /dev/full`)
+        if exc.errno not in OUTPUT_ERRNOS:
+            raise
+        err_console.print(f"nacverify: error: cannot write the output: {exc.strerror or exc}", markup=False)
+        code = EXIT_ENVIRONMENT
     except Exception as exc:
         if not (hasattr(exc, "exit_code") and hasattr(exc, "format_message")):
             raise
@@ -149,8 +163,11 @@ def main(argv: list[str] | None = None) -> None:
             err_console.print(f"nacverify: error: {one_line(message)} (see `{command} --help`)", markup=False)
             code = EXIT_USAGE
     code = code if isinstance(code, int) else 0
-    if argv is not None:  # main(argv) from Python returns normally
-        sys.exit(code)
+    closed_pipe = PIPE["closed"] and not INTERRUPTED["seen"] and code != EXIT_USAGE
+    if argv is not None:  # main(argv) from Python returns normally (a closed pipe: the status a shell shows for SIGPIPE)
+        sys.exit(EXIT_CLOSED_PIPE if closed_pipe else code)
+    if closed_pipe:  # as git and coreutils end on a closed pipe: by SIGPIPE, silently
+        _exit_without_teardown(EXIT_CLOSED_PIPE, by_signal=signal.SIGPIPE)
     if INTERRUPTED["seen"]:
         # The report is written and fsync'ed; skip interpreter teardown, which can crash while an
         # interrupted XLA computation still runs on its threads (seen as SIGSEGV after Ctrl-C).
@@ -167,7 +184,12 @@ def main(argv: list[str] | None = None) -> None:
     _exit_without_teardown(code)
 
 
-def _exit_without_teardown(code: int) -> None:
+#: the status of a command whose stdout was closed before its end: 128 + SIGPIPE, what a shell shows
+#: for git or coreutils killed by SIGPIPE (the console script itself ends by the signal)
+EXIT_CLOSED_PIPE = 128 + int(signal.SIGPIPE)
+
+
+def _exit_without_teardown(code: int, by_signal: int | None = None) -> None:
     """End a command-line process that has done its work: run the exit handlers now (atexit:
     multiprocessing's finalizers, h5py, logging, temporary files, ...), flush, and end without
     tearing the modules down (JAX, SymPy, Dask: about 0.8 s of every command). JAX's own handler
@@ -179,6 +201,14 @@ def _exit_without_teardown(code: int) -> None:
     if callable(clean_up):
         atexit.unregister(clean_up)
     atexit._run_exitfuncs()  # prints, as the interpreter would, a handler's exception and goes on
+    if by_signal is not None:  # end by the signal's default action (after flushing what can be)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        signal.signal(by_signal, signal.SIG_DFL)
+        os.kill(os.getpid(), by_signal)
     _flush_and_exit(code)
 
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from nacverify.errors import BadInput
 
 from ._cluster import SchedulerOption, cluster
-from ._common import command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import report_stem, command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
 from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
 from ._common import lazy_names
@@ -77,7 +77,7 @@ def _write_golden(path: Path, mode: str, force: bool, show=console) -> Path:
     return written
 
 
-@guarded
+@guarded(report=lambda a: report_stem("audit", a.get("file") or a.get("export_model") or a.get("export_golden"), a.get("list_only")))
 def audit(
     file: Annotated[Optional[Path], typer.Argument(help="Gate export (.npz or HDF5) of any NAC implementation; see reports/AUDIT_FORMAT.md.")] = None,
     expect: Annotated[Optional[Path], typer.Option("--expect", help="JSON/TOML mapping claim id -> accepted verdict (the team's expectations).")] = None,

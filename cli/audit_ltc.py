@@ -10,7 +10,7 @@ import typer
 
 from nacverify.errors import BadInput
 
-from ._common import command_line, finish, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import report_stem, command_line, finish, guarded, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
 from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
 from ._defaults import LTC_SOLVER_STEPS as DEFAULT_SOLVER_STEPS, LTC_SOLVER_TOL as DEFAULT_SOLVER_TOL
@@ -19,7 +19,7 @@ NCPS = "ncps export (--export-ncps)"
 RUN = "how the run computed (declared when the file does not say)"
 
 
-@guarded
+@guarded(report=lambda a: report_stem("audit-ltc", a.get("file") or a.get("export_ncps")))
 def audit_ltc(
     file: Annotated[Optional[Path], typer.Argument(help="LTC-cell export (.npz or HDF5); see reports/LTC_AUDIT_FORMAT.md.")] = None,
     tol: Annotated[Optional[float], typer.Option("--tol", help="Relative per-step tolerance of the fused solver against an adaptive float64 solve. Document 002 gives none: without it the error is measured (with the unfolds a tolerance needs), not judged.")] = DEFAULT_SOLVER_TOL,

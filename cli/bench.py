@@ -12,7 +12,7 @@ from rich.table import Table
 from nacverify.errors import BadInput
 from ._defaults import BENCH_MIN_REPEATS as MIN_REPEATS
 
-from ._common import command_line, console, finish_interrupted, guarded, progress_bar
+from ._common import write_report_file, command_line, console, finish_interrupted, guarded, progress_bar
 
 
 LTC_PANEL = "LTC audit benchmark (--ltc-audit)"
@@ -25,6 +25,16 @@ class Suite(str, enum.Enum):
     scaling = "scaling"
     ablations = "ablations"
     all = "all"
+
+
+def _report_stem(a: dict) -> str:
+    """The default report name of the bench these arguments choose (`guarded`'s interrupted report)."""
+    if a.get("plan_workers") is not None:
+        return "bench-check-plan"
+    for flag, stem in (("check_scaling", "bench-check-scaling"), ("sweep_bench", "bench-sweep"), ("ltc_audit", "bench-ltc-audit")):
+        if a.get(flag):
+            return stem
+    return f"bench-{getattr(a.get('suite'), 'value', a.get('suite'))}"
 
 
 def _pct(fraction) -> str:
@@ -60,7 +70,7 @@ def _row_table(records, title: str, peak: dict) -> Table:
     return table
 
 
-@guarded
+@guarded(report=lambda a: _report_stem(a))
 def bench(
     suite: Annotated[Suite, typer.Option("--suite", "-s", help="paper: the runtime table's rows and baselines; scaling: T sweep of exact/block Top-K and PW; ablations: backbone variants and heads; all.")] = Suite.paper,
     repeats: Annotated[int, typer.Option("--repeats", "-n", help=f"Timed forward passes per configuration after one warm-up (>= {MIN_REPEATS}).")] = MIN_REPEATS,
@@ -139,7 +149,7 @@ def bench(
     from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, parse_batches, records_section, scaling_fits, suite_configs, targets
     from nacverify.bench_peaks import device_peak
     from nacverify.environment import device_description
-    from nacverify.report import Report, check_writable, default_report_path, write_report
+    from nacverify.report import Report, check_writable, default_report_path
 
     batches = parse_batches(batch) if batch is not None else None
     configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only, batches=batches)
@@ -200,7 +210,7 @@ def bench(
         report.sections["bench/targets"] = {
             _key(name): {"measured": value, "limit": limit, "met": ok, "target": name} for name, value, limit, ok in met
         }
-    path = write_report(report, out_path, overwrite=force)
+    path = write_report_file(report, out_path, force=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
 
 

@@ -15,9 +15,9 @@ from rich.table import Table
 
 from nacverify.audit.ltc.bench import AUDIT_TARGET_S, ELAPSED, bench_ltc_audit, ltc_bench_section
 from nacverify.environment import device_description
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import command_line, console, finish_interrupted, progress_bar
+from ._common import write_report_file, command_line, console, finish_interrupted, progress_bar
 
 
 def _cli_run(export_file: str, folder: str) -> tuple[float, int]:
@@ -78,6 +78,6 @@ def ltc_audit_bench(*, units: int, steps: int, wiring: str, seed: int, cli_run: 
         err.add_row(f"{h:g}", f"{mx:.3g}", f"{md:.3g}", f"{result.reference_error_bound[i]:.2g}", f"{result.reference_error_measured[i]:.2g}",
                     str(need[0]) if need else f"> {int(result.unfolds[-1])}")
     console.print(err)
-    path = write_report(report, out_path, overwrite=force)
+    path = write_report_file(report, out_path, force=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0)

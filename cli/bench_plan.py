@@ -35,10 +35,10 @@ import typer
 from rich.table import Table
 
 from nacverify.environment import device_description
-from nacverify.report import Report, check_writable, default_report_path, write_report
+from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores
-from ._common import command_line, console, finish_interrupted, progress_bar
+from ._common import write_report_file, command_line, console, finish_interrupted, progress_bar
 from .bench_check import _cold_env
 
 
@@ -147,6 +147,6 @@ def plan_bench(*, workers: int, out: Optional[Path], force: bool, cold: bool = F
     console.print(table)
     console.print(f"claims {summary['claim_seconds_sum']:.1f} s in all; on {workers} workers the last task ends after "
                   f"{claim_span:.1f} s of claims; start-up {startup:.1f} s; estimate {summary['estimate_s']:.1f} s", markup=False)
-    path = write_report(report, out_path, overwrite=force)
+    path = write_report_file(report, out_path, force=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0)

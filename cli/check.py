@@ -57,7 +57,7 @@ def _ordered(claims):
     return sorted(claims, key=lambda c: (rank.get(c.group, len(rank)), c.id))
 
 
-@guarded
+@guarded(report=lambda a: None if a.get("list_only") else "check")
 def check(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on claim ids, e.g. 'nac.thm1.*' (repeatable).")] = None,
     list_only: Annotated[bool, typer.Option("--list", help="List the selected claims and exit.")] = False,

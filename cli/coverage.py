@@ -12,11 +12,11 @@ from rich.table import Table
 
 from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds_dir, load_ledgers, quote_problems, validate
 
-from ._common import EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
+from ._common import write_report_file, EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 
-@guarded
+@guarded(report=lambda a: "coverage")
 def coverage(
     source: Annotated[Optional[list[str]], typer.Option("--source", help=f"Document id ({', '.join(SEED_FILES)}; repeatable; default: all).")] = None,
     missing: Annotated[bool, typer.Option("--missing", help="Also list each missing item with what a check would do.")] = False,
@@ -31,7 +31,7 @@ def coverage(
     fmt = output_format(fmt, as_json)
     import nacverify.catalog  # noqa: F401  (registers every claim provider)
     from nacverify import claims as claim_registry
-    from nacverify.report import Report, check_writable, default_report_path, write_report
+    from nacverify.report import Report, check_writable, default_report_path
 
     ledgers = load_ledgers(source)
     out_path = check_writable(out or default_report_path("coverage"), overwrite=force)
@@ -60,7 +60,7 @@ def coverage(
             **{f"findings_{k.replace('-', '_')}": v for k, v in c["findings"].items()},
         }
     report.sections["coverage"] = {"problems": json.dumps(problems), "quotes_checked": seeds is not None, "seeds_dir": str(seeds or "")}
-    path = write_report(report, out_path, overwrite=force)
+    path = write_report_file(report, out_path, force=force)
     if fmt == OutputFormat.json:
         print_json({"schema": "nacverify.coverage/3", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
     else:

@@ -70,7 +70,7 @@ def _readings_table(readings: dict[str, dict[str, str]]) -> Table:
 SEARCH = "Adversarial search (--search)"
 
 
-@guarded
+@guarded(report=lambda a: f"frozen-error-{getattr(a.get('regime'), 'value', a.get('regime'))}")
 def frozen_error(
     regime: Annotated[RegimeChoice, typer.Option("--regime", "-r", help="Coefficient regime (nacverify.regimes), or all four named ones.")] = RegimeChoice.all,
     T: Annotated[float, typer.Option("--T", "-T", help="Window length T (NAC's pseudo-time lies in (0, 1)).")] = 1.0,
@@ -101,7 +101,7 @@ def frozen_error(
     search_chunk: Annotated[int, typer.Option(help="Restarts per task (--search); part of the search's definition, like --chunk.", rich_help_panel=SEARCH)] = 1024,
     search_keep: Annotated[int, typer.Option(help="Best points re-solved with diffrax (--search).", rich_help_panel=SEARCH)] = 4,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/frozen-error-<regime>-<UTC>.h5).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out (and --plot, --junit-xml).")] = False,
     gate: Annotated[bool, typer.Option("--gate/--no-gate", help="Exit 1 when a verdict differs from the expected one.")] = True,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="PNG (or .pdf, .svg): trajectories, error and bounds per regime (Figure 5 analog).")] = None,
     junit_xml: JunitXmlOption = None,
@@ -155,6 +155,10 @@ def frozen_error(
     built = [s.build() for s in specs]  # validates every assumption before any solve
     out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
     check_junit_xml(junit_xml, force=force, out=out_path)
+    if plot is not None:  # before any work: a plot that cannot be written would lose the run
+        check_writable(plot, overwrite=force, option="--plot", what="plot")
+        if plot.resolve() in {out_path.resolve(), *([junit_xml.resolve()] if junit_xml else [])}:
+            raise BadInput(f"--plot {plot} is also the report or the JUnit XML; choose another --plot")
     del built
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
@@ -235,7 +239,7 @@ def frozen_error(
         if plot is not None:
             from nacverify.report.figures import plot_frozen_error
 
-            written = plot_frozen_error(runs, plot)
+            written = plot_frozen_error(runs, plot, overwrite=force)
             if level >= Level.normal:
                 show.print(f"plot: {written}", markup=False)
 

@@ -8,6 +8,8 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from nacverify.errors import BadInput
+
 from ._common import console, guarded, kind_totals
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
@@ -42,6 +44,8 @@ def list_claims(
     from nacverify import claims as claim_registry
 
     claims = claim_registry.select(only)
+    if not claims:  # as `check --only`: a selection of nothing is a mistyped glob, not an empty answer
+        raise BadInput(f"no claim matches {' '.join(only or [])!r} (see `nacverify list`)")
     if fmt == OutputFormat.json:
         from nacverify.report.json_export import claims_document
 

@@ -56,7 +56,7 @@ def _details(entries, show=console) -> None:
         console.print(f"  expected because: {e.obligation.reason}", markup=False)
 
 
-@guarded
+@guarded(report=lambda a: None if a.get("list_only") else "prove")
 def prove(
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on obligation ids, e.g. 'nac.thm1.*' (repeatable).")] = None,
     list_only: Annotated[bool, typer.Option("--list", help="List the selected obligations without checking them.")] = False,

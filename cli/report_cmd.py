@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -20,7 +19,7 @@ def read_report(path):
 
     return read(path)
 
-from ._common import console, err_console, guarded, verdict_text
+from ._common import console, err_console, guarded, verdict_text, write_stdout
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 def _verdict(verdict: str, expected: str | None = None) -> str:
@@ -104,7 +103,8 @@ def html(
     file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for index.html and its PNG figures (created if missing; "
                                                 "default: beside the report, named after it: reports/check-X.h5 -> reports/check-X-html/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing index.html in --out.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing page in --out: its index.html and the files an earlier `report html` "
+                                        "wrote there (recorded in .nacverify-html.json, unchanged since); no other file is touched.")] = False,
 ) -> None:
     """Write a static, offline HTML page: verdict table, evidence and figures."""
     from nacverify.report.html import render_html
@@ -137,14 +137,19 @@ def export(
 ) -> None:
     """Export a report as JSON or CSV for readers without HDF5 tools (layout: reports/JSON_SCHEMA.md)."""
     from nacverify.atomic import atomic_write
+    from nacverify.report import check_writable
     from nacverify.report.json_export import claims_csv, dumps, report_document
 
+    if out is not None:  # before reading: a file that cannot be written fails now, not after the work
+        check_writable(out, overwrite=force, option="--out", what="export")
+        if file.exists() and out.resolve() == file.resolve():
+            raise BadInput(f"--out {out} is the report being exported; choose another --out")
     data = read_report(file)
     if out is None:
         if to == ExportFormat.json:
             print_json(report_document(data, arrays=True))
         else:
-            sys.stdout.write(claims_csv(data))
+            write_stdout(claims_csv(data))
         return
     text = dumps(report_document(data, arrays=True)) + "\n" if to == ExportFormat.json else claims_csv(data)
     path = atomic_write(out, lambda tmp: tmp.write_text(text, encoding="utf-8", newline=""), overwrite=force, what="export")

@@ -175,7 +175,7 @@ def _section(run) -> dict:
 
 
 @solve_app.command("nac")
-@guarded
+@guarded(report=lambda a: f"solve-nac-{getattr(a.get('regime'), 'value', a.get('regime'))}")
 def solve_nac(
     regime: Annotated[NacRegime, typer.Option("--regime", "-r", help="Coefficient regime (nacverify.regimes), or all four named ones.")] = NacRegime.all,
     T: Annotated[float, typer.Option("--T", "-T", help="Window length T.")] = 1.0,
@@ -215,7 +215,7 @@ def solve_nac(
 
 
 @solve_app.command("ltc")
-@guarded
+@guarded(report=lambda a: f"solve-ltc-{getattr(a.get('form'), 'value', a.get('form'))}")
 def solve_ltc(
     form: Annotated[LtcForm, typer.Option("--form", help="abstract (document 002 eq. 7), biophysical (eq. 1-2), or all.")] = LtcForm.all,
     input_kind: Annotated[InputKind, typer.Option("--input", help="I(t): smooth (sum of sines), irregular (sample-and-hold at random event times), or all.")] = InputKind.all,

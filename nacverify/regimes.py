@@ -41,7 +41,7 @@ import jax.numpy as jnp
 import numpy as np
 import sympy as sp
 
-from .custom_expr import T_SYMBOL, parse_formula
+from .custom_expr import T_SYMBOL, parse_formula, within_budget
 from .errors import BadInput
 
 __all__ = [
@@ -400,7 +400,11 @@ def _grid_max(fn: Callable[[np.ndarray], np.ndarray], T: float, points: int = 10
     from scipy.optimize import minimize_scalar
 
     grid = np.linspace(0.0, T, points)
-    values = np.broadcast_to(np.asarray(fn(grid), dtype=float), grid.shape)
+    raw = np.broadcast_to(np.asarray(fn(grid)), grid.shape)
+    if np.iscomplexobj(raw) and np.any(raw.imag != 0):
+        bad = grid[raw.imag != 0][0]
+        raise BadInput(f"formula is not real at t = {bad:g}")
+    values = raw.real.astype(float) if np.iscomplexobj(raw) else raw.astype(float)
     if not np.all(np.isfinite(values)):
         bad = grid[~np.isfinite(values)][0]
         raise BadInput(f"formula is not finite at t = {bad:g}")
@@ -415,13 +419,8 @@ def _grid_max(fn: Callable[[np.ndarray], np.ndarray], T: float, points: int = 10
     return best, best_t
 
 
-def custom_regime(phi_text: str, omega_text: str, *, T: float = 1.0, a0: float = 0.0) -> Regime:
-    """A regime from two formulas in t. Lipschitz constants are the symbolic
-    derivatives' absolute maxima on a dense grid (100,001 points) refined locally."""
-    _check_finite(T=T, a0=a0)
-    if not T > 0:
-        raise BadInput(f"window T must be > 0, got {T}")
-    exprs = {"phi": parse_formula(phi_text), "omega": parse_formula(omega_text)}
+def _formula_facts(exprs: dict[str, sp.Expr], T: float) -> tuple[dict[str, float], dict[str, Callable]]:
+    """phi0, V, L, the minimum and its place of each formula on [0, T], and its JAX function."""
     facts: dict[str, float] = {}
     fns = {}
     for name, expr in exprs.items():
@@ -431,7 +430,10 @@ def custom_regime(phi_text: str, omega_text: str, *, T: float = 1.0, a0: float =
         f_np = sp.lambdify(T_SYMBOL, expr, "numpy")
         d_np = sp.lambdify(T_SYMBOL, sp.diff(expr, T_SYMBOL), "numpy")
         with np.errstate(all="ignore"):
-            value0 = float(f_np(np.float64(0.0)))
+            start = complex(f_np(np.float64(0.0)))
+            if start.imag != 0:
+                raise BadInput(f"--{name} is not real at t = 0")
+            value0 = start.real
             if not math.isfinite(value0):
                 raise BadInput(f"--{name} is not finite at t = 0")
             try:
@@ -446,6 +448,22 @@ def custom_regime(phi_text: str, omega_text: str, *, T: float = 1.0, a0: float =
         facts[f"L_{name}"] = lip
         facts[f"{name}_min"], facts[f"{name}_argmin"] = -low, t_low
         fns[name] = sp.lambdify(T_SYMBOL, expr, "jax")
+    return facts, fns
+
+
+def custom_regime(phi_text: str, omega_text: str, *, T: float = 1.0, a0: float = 0.0) -> Regime:
+    """A regime from two formulas in t. Lipschitz constants are the symbolic
+    derivatives' absolute maxima on a dense grid (100,001 points) refined locally."""
+    _check_finite(T=T, a0=a0)
+    if not T > 0:
+        raise BadInput(f"window T must be > 0, got {T}")
+    exprs = {}
+    for name, text in (("phi", phi_text), ("omega", omega_text)):
+        try:
+            exprs[name] = parse_formula(text)
+        except BadInput as exc:  # name the option whose formula it is
+            raise BadInput(f"--{name}: {exc}") from None
+    facts, fns = within_budget(lambda: _formula_facts(exprs, T), f"analysing --phi {phi_text!r} and --omega {omega_text!r}")
     if facts["omega_min"] <= 0:
         raise BadInput(
             f"assumption omega(t) > 0 on [0, T] violated: omega({facts['omega_argmin']:.6g}) = {facts['omega_min']:.6g} "

@@ -74,7 +74,7 @@ def dask_scheduler_address(tmp_path_factory):
 #: test command runs them in a second pytest pass of their own (`-m serial`), after the rest has
 #: run on two pytest-xdist workers (`-n 2 -m "not serial"`): their waits are for states, not
 #: times, but a machine loaded by other tests makes them slow and their margins thin.
-SERIAL_MODULES = frozenset({"test_dask_execution.py", "test_faults.py", "test_interrupts.py", "test_sweep_stream.py", "test_audit_outofcore.py"})
+SERIAL_MODULES = frozenset({"test_dask_execution.py", "test_faults.py", "test_interrupts.py", "test_interrupt_moments.py", "test_sweep_stream.py", "test_audit_outofcore.py"})
 SERIAL_TESTS = frozenset({
     "test_sigint_during_sweep_leaves_incomplete_report",  # test_frozen_cli.py
     "test_parallel_groups_give_the_serial_verdicts",  # test_numeric_claims.py

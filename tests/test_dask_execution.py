@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 
@@ -202,11 +203,50 @@ def test_a_claim_the_workers_do_not_know_is_an_environment_problem(dask_schedule
 # ------------------------------------------------------------------ Ctrl-C on the command line
 
 
+def _spawned_workers(parent: psutil.Process) -> list[psutil.Process]:
+    """The children of `parent` that run multiprocessing's spawn entry point (a local cluster's
+    workers). A child that exits, or has exited and waits to be reaped (a zombie, whose command
+    line cannot be read), while this looks is no worker: left out, not an error."""
+    found = []
+    for child in parent.children():
+        try:
+            if "spawn_main" in " ".join(child.cmdline()):
+                found.append(child)
+        except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+            pass
+    return found
+
+
 def _scheduler_port(workers: list[psutil.Process]) -> int:
-    """The port every worker of a local cluster is connected to: its scheduler's."""
-    ports = [{c.raddr.port for c in w.net_connections(kind="tcp") if c.raddr and c.status == psutil.CONN_ESTABLISHED} for w in workers]
+    """The port every worker of a local cluster is connected to: its scheduler's (ValueError while
+    they are not all connected, or one of them has gone)."""
+    try:
+        ports = [{c.raddr.port for c in w.net_connections(kind="tcp") if c.raddr and c.status == psutil.CONN_ESTABLISHED} for w in workers]
+    except psutil.Error as exc:
+        raise ValueError(f"a worker went away: {exc}") from None
     (port,) = set.intersection(*ports)
     return port
+
+
+def test_listing_the_workers_tolerates_children_that_exit_or_turn_zombie():
+    """Issue 38: the README's test command failed once with psutil.ZombieProcess while the Ctrl-C
+    test below listed the workers' command lines (a child had exited, not yet reaped). Here a child
+    is a zombie for certain (it has exited and is not waited for): it is left out, as is one that
+    is gone."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        deadline = time.monotonic() + 30
+        while psutil.Process(child.pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert psutil.Process(child.pid).status() == psutil.STATUS_ZOMBIE
+        with pytest.raises(psutil.ZombieProcess):  # what the listing met: reading a zombie's command line raises
+            psutil.Process(child.pid).cmdline()
+        assert child.pid not in {p.pid for p in _spawned_workers(psutil.Process())}
+        gone = psutil.Process(child.pid)
+    finally:
+        child.wait()
+    with pytest.raises(ValueError):  # gone: "not connected yet", which the caller waits out
+        _scheduler_port([gone])
 
 
 def test_ctrl_c_on_a_local_cluster_keeps_the_finished_claims_and_leaves_no_workers(tmp_path):
@@ -231,7 +271,7 @@ def test_ctrl_c_on_a_local_cluster_keeps_the_finished_claims_and_leaves_no_worke
         parent, workers = psutil.Process(proc.pid), []
         deadline = time.monotonic() + 300
         while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            workers = [p for p in parent.children() if "spawn_main" in " ".join(p.cmdline())]
+            workers = _spawned_workers(parent)
             time.sleep(0.1)
         assert len(workers) == 2, proc.communicate()
         while time.monotonic() < deadline:  # until both workers are connected to the scheduler

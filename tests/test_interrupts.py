@@ -134,3 +134,32 @@ def test_semaphores_left_by_killed_local_workers_are_reclaimed_without_a_warning
     # without the quiet start, the same program is reported (the message this test keeps away)
     loud = _run(program.replace("_cluster._start_resource_tracker_quietly()", "pass"))
     assert "leaked semaphore" in loud.stderr, loud.stderr
+
+
+def test_a_process_started_by_multiprocessing_keeps_its_own_signals(tmp_path):
+    """A local Dask worker is spawned by multiprocessing from the console script: it is handed the
+    script's argv and runs the script as __mp_main__, which imports the command line. The console
+    script's signal handling (cli/_signals.py: hold a signal during start-up, ignore later ones)
+    must stay in the script's own process: in a worker it held SIGTERM for ever, so that the
+    worker could not be stopped (issue 38, found while checking the workers' signal masks)."""
+    script = tmp_path / "nacverify"  # named as the console script is
+    script.write_text(textwrap.dedent(
+        """
+        import multiprocessing as mp, signal
+        from nacverify.cli.app import main  # as the console script does; a spawned child runs this file again
+
+        def child():
+            from nacverify.cli import _signals
+            print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, _signals.STATE["holding"], flush=True)
+
+        if __name__ == "__main__":
+            from nacverify.cli import _signals
+            print(signal.getsignal(signal.SIGTERM) is _signals._handler, _signals.STATE["holding"], flush=True)
+            process = mp.get_context("spawn").Process(target=child)
+            process.start()
+            process.join()
+        """
+    ))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["True", "True", "True", "False"], proc.stdout  # the script holds; its child has the defaults

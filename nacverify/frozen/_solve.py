@@ -16,6 +16,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..errors import BadInput, EnvironmentProblem, NacverifyError
 from ..precision import uses_float64
 from ..margins import solver_margin
 from ..odes import frozen_solution
@@ -216,7 +217,17 @@ def run_frozen_error(spec: RegimeSpec, opts: SolveOptions = SolveOptions()) -> F
     regime = spec.build()
     t = np.linspace(0.0, regime.T, opts.points)
     start = time.perf_counter()
-    first, tight = _solve_pair(regime, t, opts)
+    try:
+        first, tight = _solve_pair(regime, t, opts)
+    except (BadInput, EnvironmentProblem):
+        raise
+    except NacverifyError as exc:
+        if spec.name != "custom":
+            raise
+        # the user's formulas are what the solver could not integrate (a pole between the grid's
+        # points, a frequency beyond any step size): their input, not the environment
+        raise BadInput(f"--phi {spec.phi_formula!r} and --omega {spec.omega_formula!r} cannot be integrated on [0, {regime.T:g}] "
+                       f"({exc}): a pole or a frequency too high for the solver?") from None
     return _measure(spec, regime, opts, t, first, tight, time.perf_counter() - start)
 
 

@@ -225,10 +225,15 @@ def _norm(text: str) -> str:
 
 def find_seeds_dir() -> Path | None:
     """``$NACVERIFY_SEEDS``, else ``../shared/seeds`` from the working directory or from
-    the source tree; None when none exists."""
-    env = os.environ.get("NACVERIFY_SEEDS")
-    candidates = [Path(env)] if env else []
-    candidates += [Path.cwd() / ".." / "shared" / "seeds", Path(__file__).resolve().parents[3] / "shared" / "seeds"]
+    the source tree; None when none exists. A ``NACVERIFY_SEEDS`` that names no folder of
+    the documents is `BadInput`, never replaced by the defaults."""
+    env = os.environ.get("NACVERIFY_SEEDS", "").strip()
+    if env:
+        folder = Path(env).expanduser()
+        if not (folder / SEED_FILES["000"]).is_file():
+            raise BadInput(f"NACVERIFY_SEEDS={env}: no source documents there ({SEED_FILES['000']} is missing); unset it to use ../shared/seeds")
+        return folder.resolve()
+    candidates = [Path.cwd() / ".." / "shared" / "seeds", Path(__file__).resolve().parents[3] / "shared" / "seeds"]
     for c in candidates:
         if (c / SEED_FILES["000"]).is_file():
             return c.resolve()

@@ -122,21 +122,22 @@ def default_report_path(stem: str, folder: str | os.PathLike = "reports") -> Pat
     return Path(folder) / f"{stem}-{stamp}.h5"
 
 
-def check_writable(path: str | os.PathLike, *, overwrite: bool = False) -> Path:
-    """Fail early (`BadInput`, one line) when `path` cannot take a new report: it exists
-    without `overwrite`, is a directory, or its folder cannot be created or written."""
+def check_writable(path: str | os.PathLike, *, overwrite: bool = False, option: str = "--out", what: str = "report") -> Path:
+    """Fail early (`BadInput`, one line) when `path` cannot take a new file (the `what` that
+    `option` names): it exists without `overwrite`, is a directory, or its folder cannot be
+    created or written."""
     target = Path(path)
     if target.is_dir():
-        raise BadInput(f"--out {target} is a directory")
+        raise BadInput(f"{option} {target} is a directory")
     if target.exists() and not overwrite:
-        raise BadInput(f"report {target} exists; choose another --out or pass --force")
+        raise BadInput(f"{what} {target} exists; choose another {option} or pass --force")
     folder = target.parent if str(target.parent) else Path(".")
     try:  # the real test: create the folder and a probe file in it
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as exc:
-        raise BadInput(f"--out {target}: folder {folder} is not writable ({exc.strerror or exc})") from None
+        raise BadInput(f"{option} {target}: folder {folder} is not writable ({exc.strerror or exc})") from None
     return target
 
 
@@ -330,4 +331,54 @@ def read_report(path: str | os.PathLike) -> ReportData:
         raise
     except (OSError, KeyError, ValueError, AttributeError, TypeError) as exc:  # e.g. a dangling link: item None
         raise ReportError(f"{source} is corrupt or unreadable: {exc}") from exc
+    problem = _damage(claims, sections)
+    if problem:
+        raise ReportError(f"{source} is damaged: {problem}")
     return ReportData(source, attrs, claims, sections)
+
+
+def _one_of(values: Any) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _damage(claims: Mapping[str, ClaimRecord], sections: Mapping[str, Any]) -> str | None:
+    """The first value of a report that is not one of its allowed values, said in one line; None
+    when every one is: each claim's verdict and expected verdict (`Verdict`), kind (`Kind`, or
+    empty in reports before schema 1.1) and id (its group's name); the verdicts and kinds of the
+    ``check/kinds`` and ``frozen_error/table2_readings`` sections; and the findings counted in
+    ``coverage/<document>`` (`nacverify.findings.FINDINGS`, read when checking, so that a finding
+    added there is allowed here)."""
+    from ..claims import Kind
+    from ..findings import FINDINGS
+
+    verdicts = [v.value for v in Verdict]
+    kinds = [k.value for k in Kind]
+    for key, rec in claims.items():
+        if rec.id != key:
+            return f"claim group {key!r} holds the id {rec.id!r}"
+        for field_name, value in (("verdict", rec.verdict), ("expected verdict", rec.expected)):
+            if value not in verdicts:
+                return f"claim {key!r} has {field_name} {value!r}, not one of {_one_of(verdicts)}"
+        if rec.kind not in ("", *kinds):
+            return f"claim {key!r} has kind {rec.kind!r}, not one of {_one_of(kinds)}"
+    by_kind = sections.get("check", {}).get("kinds", {}) if isinstance(sections.get("check"), Mapping) else {}
+    for kind, counts in (by_kind.items() if isinstance(by_kind, Mapping) else ()):
+        if kind not in (*kinds, "none"):
+            return f"section check/kinds has kind {kind!r}, not one of {_one_of(kinds)}"
+        for verdict in (counts if isinstance(counts, Mapping) else {}):
+            if verdict not in verdicts:
+                return f"section check/kinds/{kind} counts verdict {verdict!r}, not one of {_one_of(verdicts)}"
+    frozen = sections.get("frozen_error", {})
+    readings = frozen.get("table2_readings", {}) if isinstance(frozen, Mapping) else {}
+    for cell, verdict in (readings.items() if isinstance(readings, Mapping) else ()):
+        if verdict not in verdicts:
+            return f"section frozen_error/table2_readings has verdict {verdict!r} at {cell!r}, not one of {_one_of(verdicts)}"
+    coverage = sections.get("coverage", {})
+    for doc, content in (coverage.items() if isinstance(coverage, Mapping) else ()):
+        if not isinstance(content, Mapping):
+            continue
+        for name in content:
+            finding = name[len("findings_"):].replace("_", "-") if name.startswith("findings_") else None
+            if finding is not None and finding not in FINDINGS:
+                return f"section coverage/{doc} counts finding {finding!r}, not one of {_one_of(FINDINGS)}"
+    return None

@@ -42,10 +42,18 @@ def _plt():
     return plt
 
 
-def _save(fig, path: str | os.PathLike, *, dpi: int = 96, what: str = "figure", make_folder: bool = False) -> Path:
+def _save(fig, path: str | os.PathLike, *, dpi: int = 96, what: str = "figure", make_folder: bool = False, overwrite: bool | None = None) -> Path:
+    """Write `fig` to `path` (the format from its suffix). With `overwrite` given, the write is
+    atomic and an existing file is replaced only when `overwrite` is True (`nacverify.atomic`):
+    a file the user named. Without, the file is written in place (a page's own figures)."""
     plt = _plt()
     target = Path(path)
     try:
+        if overwrite is not None:
+            from ..atomic import atomic_write
+
+            fmt = target.suffix.lstrip(".").lower() or None
+            return atomic_write(target, lambda tmp: fig.savefig(tmp, dpi=dpi, format=fmt), overwrite=overwrite, what=what)
         if make_folder:
             target.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(target, dpi=dpi)
@@ -264,16 +272,17 @@ def histogram_figure(arrays: Mapping[str, np.ndarray], path: str | os.PathLike, 
     return _save(fig, path)
 
 
-def plot_frozen_error(runs: Sequence, path: str | os.PathLike) -> Path:
+def plot_frozen_error(runs: Sequence, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
     """One column per regime run: a_varying and a_frozen over t (top), |eps| with the
-    three bounds on a log scale (bottom)."""
+    three bounds on a log scale (bottom). Written atomically; an existing file is replaced only
+    with `overwrite` (`BadInput` otherwise)."""
     plt = _plt()
     n = len(runs)
     fig, axes = plt.subplots(2, n, figsize=(4.2 * n, 6.4), squeeze=False, constrained_layout=True)
     for col, run in enumerate(runs):
         title = f"{run.regime.name}: phi {run.summary.phi_variation_pct[0]:.2f}%, omega {run.summary.omega_variation_pct[0]:.2f}%"
         draw_frozen_column(axes[0, col], axes[1, col], run.series(), title)
-    return _save(fig, path, dpi=110, what="plot", make_folder=True)
+    return _save(fig, path, dpi=110, what="plot", overwrite=overwrite)
 
 
 def draw_frozen_column(top, bottom, s, title: str) -> None:

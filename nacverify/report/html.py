@@ -36,12 +36,15 @@ and `_html_evidence` (the figures and the sections they illustrate); this module
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
-from ..errors import BadInput
+from ..errors import BadInput, EnvironmentProblem
 from ._html_documents import (_claim_details, _doc_page, _document_page, _documents, _filter, _findings_section, _header,
                               _unexpected_section, _unledgered_section)
 from ._html_evidence import (AXIS_NAMES, MAX_CLAIM_FIGURES, SCALING_AXES, _bench_section, _choose_figures, _euler_section,
@@ -57,7 +60,12 @@ FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\
 # ------------------------------------------------------------------ page
 
 
+MANIFEST = ".nacverify-html.json"  # in the page's folder: the files the last page wrote there, with their SHA-256
+
+
 def _prepare_folder(out_dir: Path, overwrite: bool) -> None:
+    """Refuse, before any drawing, a folder that cannot take the page: not a folder, an
+    index.html without `overwrite`, or not writable."""
     if out_dir.exists() and not out_dir.is_dir():
         raise BadInput(f"--out {out_dir} exists and is not a folder")
     index = out_dir / "index.html"
@@ -69,10 +77,61 @@ def _prepare_folder(out_dir: Path, overwrite: bool) -> None:
             pass
     except OSError as exc:
         raise BadInput(f"--out {out_dir}: folder is not writable ({exc.strerror or exc})") from None
-    if overwrite:  # figures and pages of an earlier page in the same folder
-        for old in out_dir.iterdir():
-            if FIG_PATTERN.match(old.name) and old.is_file():
-                old.unlink()
+
+
+def _digest(path: Path) -> str | None:
+    """SHA-256 of a file's bytes; None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _written_before(folder: Path) -> dict[str, str]:
+    """The files the last page wrote in `folder` (name -> SHA-256), from its `MANIFEST`; {} when
+    there is none or it cannot be read (then no file there counts as the page's own)."""
+    try:
+        record = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        files = record["files"]
+        if isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) and (k == "index.html" or FIG_PATTERN.match(k))
+                                           for k, v in files.items()):
+            return dict(files)
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return {}
+
+
+def _ours(folder: Path, name: str, before: dict[str, str]) -> bool:
+    """Whether `folder/name` is a file an earlier page wrote and nobody changed since."""
+    return name in before and _digest(folder / name) == before[name]
+
+
+def _install(staging: Path, folder: Path, overwrite: bool) -> None:
+    """Move the page drawn in `staging` into `folder`. A file of the new page may replace an
+    existing one only with `overwrite`, and then only index.html (what --force is documented
+    to replace) or a file the last page wrote there, unchanged since (its `MANIFEST`); anything
+    else is the user's, and the page is refused (`BadInput`) before any file is moved. With
+    `overwrite`, the last page's files that the new one does not write are removed, again only
+    those unchanged since; every other file in the folder is left as it is."""
+    before = _written_before(folder)
+    names = sorted(p.name for p in staging.iterdir())
+    for name in names:
+        target = folder / name
+        if not (target.exists() or target.is_symlink()):
+            continue
+        if not overwrite:
+            raise BadInput(f"{target} exists; choose another --out or pass --force")
+        if target.is_dir() or (name != "index.html" and not _ours(folder, name, before)):
+            raise BadInput(f"{target} exists and is not a file the last `report html` wrote there (no record in {MANIFEST}, or changed since); "
+                           "remove it or choose another --out")
+    stale = [name for name in before if name not in names and name != "index.html" and _ours(folder, name, before)] if overwrite else []
+    written = {name: _digest(staging / name) or "" for name in names}
+    for name in names:
+        os.replace(staging / name, folder / name)
+    for name in stale:
+        (folder / name).unlink(missing_ok=True)
+    _write_page(folder / MANIFEST, json.dumps({"tool": "nacverify report html", "files": written}, indent=1, sort_keys=True) + "\n")
 
 
 _TOC = [("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"), ("ltc", "LTC bounds"), ("bench", "benchmarks"),
@@ -85,9 +144,25 @@ def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool
     ledger that the report checks (``doc-<document>.html``) and the claims' details
     (``claims-<document>.html`` for claims of that document's items, ``claims.html`` for the
     others) for `data`; return the index's path. Refuses an existing index unless `overwrite`
-    (`BadInput`). `max_claim_figures` claims get a figure of their own (module docstring)."""
+    (`BadInput`); with it, replaces only index.html and the files an earlier page wrote there
+    (`_install`), and removes no other file. `max_claim_figures` claims get a figure of their own
+    (module docstring)."""
     folder = Path(out_dir)
     _prepare_folder(folder, overwrite)
+    try:  # drawn apart, then moved in: a refusal or an interrupt leaves the folder as it was
+        staging = Path(tempfile.mkdtemp(prefix=".nacverify-html-", dir=folder))
+    except OSError as exc:
+        raise EnvironmentProblem(f"cannot write the page in {folder}: {exc.strerror or exc}") from exc
+    try:
+        _render(data, staging, max_claim_figures)
+        _install(staging, folder, overwrite)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return folder / "index.html"
+
+
+def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
+    """Write every file of the page into `folder` (empty); return the index's path."""
     docs = _documents(data)
     page = _Page(folder)
     _header(page, data, docs)

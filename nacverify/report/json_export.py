@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
@@ -165,10 +166,28 @@ def backends_document(statuses: Iterable[Any], devices: Iterable[tuple[str, str]
     })
 
 
+#: Where a spreadsheet starts a formula (OWASP, "CSV Injection"): a cell that begins with one of these
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: A plain decimal number, which a spreadsheet reads as a number, never as a formula ("-0.5", "+3", "1e-9")
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(text: str) -> str:
+    """`text` as a CSV cell that no spreadsheet runs as a formula, as OWASP recommends: a cell that
+    begins with =, +, -, @, a tab or a carriage return gets a leading single quote (``-x`` is
+    written ``'-x``), except a plain decimal number (``-0.5``), which stays a number. A cell that
+    begins with a single quote gets one more, so that a reader restores every cell by removing
+    one leading quote where there is one (reports/JSON_SCHEMA.md, `report export`)."""
+    if text.startswith("'") or (text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.fullmatch(text)):
+        return "'" + text
+    return text
+
+
 def claims_csv(data: ReportData) -> str:
-    """The claims table of a report as CSV (`CSV_COLUMNS`; scalars and witness as JSON objects)."""
+    """The claims table of a report as CSV (`CSV_COLUMNS`; scalars and witness as JSON objects;
+    each cell through `csv_cell`, so that a spreadsheet reads none as a formula)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL)  # every cell quoted, as OWASP recommends (a CR or tab inside stays in its cell)
     writer.writerow(CSV_COLUMNS)
     for rec in data.claims.values():
         row = _claim(rec, False)
@@ -176,7 +195,7 @@ def claims_csv(data: ReportData) -> str:
         row["witness"] = json.dumps(jsonable(rec.witness), ensure_ascii=False, allow_nan=False)
         row["as_expected"] = str(row["as_expected"]).lower()
         row["seconds"] = repr(rec.seconds)
-        writer.writerow([row[c] for c in CSV_COLUMNS])
+        writer.writerow([csv_cell(str(row[c])) for c in CSV_COLUMNS])
     return buffer.getvalue()
 
 

@@ -13,7 +13,10 @@ in this order, and verifies each candidate by running ``julia --version``:
 6. a Julia that juliapkg installed earlier into its environment prefix
    (``<julia_env>/pyjuliapkg/install/bin/julia``).
 
-The result lists every place looked at, so "not found" says exactly what was searched.
+The result lists every place looked at, so "not found" says exactly what was searched. A
+variable of 1-3 that the user set and that names no usable Julia is an error, not a hint: no
+Julia found later is used then (the backend is missing, with that reason), never a silent
+fallback to another Julia.
 """
 
 from __future__ import annotations
@@ -139,6 +142,7 @@ def find_julia(min_version: tuple[int, int] = MIN_JULIA) -> JuliaSearch:
     candidates.append((str(prefix_exe), "juliapkg's install prefix"))
 
     seen: set[str] = set()
+    wrong_variable = False  # a variable the user set names no usable Julia: no fallback to another one
     for path, what in candidates:
         if not path or path in seen:
             continue
@@ -146,13 +150,19 @@ def find_julia(min_version: tuple[int, int] = MIN_JULIA) -> JuliaSearch:
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             if what.startswith("$"):
                 rejected.append(f"{what} = {path} is not an executable file")
+                wrong_variable = True
             continue
         version = julia_version(path)
         if version is None:
             rejected.append(f"{path} ({what}) does not answer `--version` as Julia")
+            wrong_variable |= what.startswith("$")
             continue
         if version[:2] < tuple(min_version):
             rejected.append(f"{path} ({what}) is Julia {'.'.join(map(str, version))}, older than {min_version[0]}.{min_version[1]}")
+            wrong_variable |= what.startswith("$")
+            continue
+        if wrong_variable:  # the set variable is an error, not a hint: the Julia found elsewhere is not used
+            rejected.append(f"{path} ({what}) not used: a variable above names no usable Julia (fix or unset it)")
             continue
         return JuliaSearch(path, version, what, tuple(looked), tuple(rejected))
     return JuliaSearch(None, None, "", tuple(looked), tuple(rejected))

@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +133,12 @@ def generate_export(path: str | os.PathLike, pairs: int, *, seed: int = 0, defec
     if target.exists() and not overwrite:
         raise BadInput(f"export {target} exists; choose another name or pass --force")
     folder = target.parent if str(target.parent) else Path(".")
+    try:  # a folder that cannot take the file is said as such, before its free space is compared
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise BadInput(f"{target}: folder {folder} is not writable ({exc.strerror or exc})") from None
     need = pairs * BYTES_PER_PAIR + (1 << 20)
     free = shutil.disk_usage(folder if folder.exists() else Path(".")).free
     if need > free:
