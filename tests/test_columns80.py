@@ -104,6 +104,9 @@ def test_solve_and_audit(tmp_path):
                                                                  "explained by estimates"], "solve nac")
     _run("audit-gen", str(tmp_path / "g.h5"), "--pairs", "2000")
     _fits(_run("audit", str(tmp_path / "g.h5"), "-j", "1", "--out", str(tmp_path / "a.h5")), ["holds"], "audit")
+    out = _run("audit-ltc", "--ltc-authors-run", "-v", "--out", str(tmp_path / "l.h5"))
+    _fits(out, ["holds", "ltc_authors_tf1_run.npz", *re.findall(r"\b(audit\.ltc\.[\w.]+)", out)], "audit-ltc -v")
+    assert len(re.findall(r"\baudit\.ltc\.\w+", out)) >= 5
 
 
 def test_bench_at_80_and_its_headers_whole_when_piped(tmp_path, monkeypatch):
