@@ -13,7 +13,6 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
 import typer
 from typer.testing import CliRunner
 

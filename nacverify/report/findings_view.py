@@ -204,7 +204,7 @@ def _md_claim(c: ClaimLine) -> str:
 
 def _md_view(v: FindingView) -> list[str]:
     f = v.finding
-    esc = formulas._md_escaped
+    esc = formulas.escape_markdown
     lines = [f"### {v.key}: {v.name}", "", f"**Where:** {esc(v.where)}", "", _md_quote(f.quote), ""]
     if f.slip:
         lines += [f"**Meant (slip):** {esc(f.slip)}", ""]
@@ -215,7 +215,7 @@ def _md_view(v: FindingView) -> list[str]:
         lines.append("")
     witnesses = [(c.id, witness_text(c.witness)) for c in v.failing if c.witness]
     if witnesses:
-        lines += ["**Witness:**"] + [f"- {_md_code(cid)}: {formulas._md_escaped(w)}" for cid, w in witnesses] + [""]
+        lines += ["**Witness:**"] + [f"- {_md_code(cid)}: {formulas.escape_markdown(w)}" for cid, w in witnesses] + [""]
     elif v.failing and not v.measured:
         lines += ["**Witness:** in a check report (`nacverify check`, then `findings --report F`); the reason above states it.", ""]
     if f.defense:
@@ -240,7 +240,7 @@ def findings_markdown(views: Iterable[FindingView], *, document: str, title: str
     listed = tuple(listed)
     views = [v for v in ordered(views) if v.name in listed]
     count_text = ", ".join(f"{counts.get(name, 0)} {name}" for name in FINDINGS)
-    lines = [f"# Findings of document {document}: {formulas._md_escaped(title)}", "",
+    lines = [f"# Findings of document {document}: {formulas.escape_markdown(title)}", "",
              f"{count_text} (one finding per statement; {basis}). Labels follow the findings standard "
              "(`reports/FINDINGS_STANDARD.md` of nacverify): " + "; ".join(f"*{n}*: {MEANING[n]}" for n in FINDINGS if n in listed) + ".", ""]
     if set(listed) != set(FINDINGS):

@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass
 from xml.etree import ElementTree
 
-__all__ = ["Piece", "pieces", "mathml", "html", "markdown"]
+__all__ = ["Piece", "pieces", "mathml", "html", "markdown", "escape_markdown"]
 
 _DELIMITED = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$([^$\n]+?)\$(?!\$)", re.S)
 #: where an undelimited formula shows itself: a command word or symbol, or a braced sub/superscript
@@ -312,7 +312,7 @@ def html(text: str, *, emphasis: bool = True, own: bool = False, limit: int = 0)
 _MD_SPECIAL = re.compile(r"[*`<\\]|(?<!\w)_|_(?!\w)")
 
 
-def _md_escaped(text: str) -> str:
+def escape_markdown(text: str) -> str:
     """Plain text safe in Markdown: the characters that would start emphasis, code or HTML escaped."""
     return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
 
@@ -323,7 +323,7 @@ def markdown(text: str, *, own: bool = False) -> str:
     out = []
     for p in pieces(text, own=own):
         if not p.math:
-            out.append(_md_escaped(p.text) if own else p.text)
+            out.append(escape_markdown(p.text) if own else p.text)
         elif p.display:
             out.append(f"$${p.text}$$")
         else:
