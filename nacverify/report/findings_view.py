@@ -20,7 +20,7 @@ the repository expects it (which states the counterexample in words and numbers,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..findings import FINDINGS, Finding
@@ -81,8 +81,8 @@ class FindingView:
     measured: bool = False  # verdicts and messages of a run (a report), or the repository's expected ones
     tests: tuple[ClaimLine, ...] = ()
     cites: tuple[ClaimLine, ...] = ()
-    failing: tuple[ClaimLine, ...] = field(default=())
-    holding: tuple[ClaimLine, ...] = field(default=())
+    failing: tuple[ClaimLine, ...] = ()
+    holding: tuple[ClaimLine, ...] = ()
 
     @property
     def key(self) -> str:
@@ -106,8 +106,9 @@ class FindingView:
             mark = "" if c.as_expected else f" (expected {c.expected})"
             out.append(Failure(c.id, f"{c.id} ({c.kind or 'claim'}) is {c.verdict}{mark}", f"read as {c.reading}" if c.reading else c.statement,
                                c.message))
-        for c in self.holding:
-            out.append(Failure(c.id, f"{c.id} holds", f"read as {c.reading}" if c.reading else c.statement, ""))
+        for c in self.holding:  # the charitable reading: it holds, or is refuted only through a threshold of ours (a measurement)
+            verb = "holds" if c.verdict == "holds" else f"is {c.verdict} only through a threshold of ours ({c.threshold})"
+            out.append(Failure(c.id, f"{c.id} {verb}", f"read as {c.reading}" if c.reading else c.statement, ""))
         if self.finding.untested and self.name == "inconclusive":
             out.append(Failure("", "Not tested", self.finding.untested, ""))
         return out
