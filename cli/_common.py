@@ -358,6 +358,48 @@ def verdict_table(results: "Iterable[Result]", title: str | None = None, extra: 
     return Group(*lines)
 
 
+def _plain(cell: Any) -> Text:
+    if isinstance(cell, Text):
+        return cell
+    if isinstance(cell, str):
+        return Text.from_markup(cell)
+    return Text(str(cell))
+
+
+def fitted(table: Table, width: int | None = None, *, indent: int = 4) -> RenderableType:
+    """`table` as it is where every row fits `width` (default: stdout's) on one line per cell, so that
+    no id, verdict or word is cut or folded; otherwise each row stacked: its first cell on a line,
+    then the other columns as ``name: value`` pairs, wrapped between words and indented (what `check`
+    does with its verdict table). Styles in the cells are kept."""
+    from rich.measure import Measurement
+
+    width = width or console.width
+    if Measurement.get(console, console.options.update_width(10_000), table).maximum <= width:
+        return table
+    import textwrap
+
+    out: list[RenderableType] = [Text(table.title if isinstance(table.title, str) else _plain(table.title).plain, style="italic")] if table.title else []
+    heads = [_plain(c.header).plain for c in table.columns]
+    cells = [[_plain(cell) for cell in c._cells] for c in table.columns]
+    for row in range(table.row_count):
+        head = cells[0][row].copy()
+        head.stylize("bold")
+        out.append(head)
+        pairs = [(name, column[row]) for name, column in zip(heads[1:], cells[1:]) if column[row].plain.strip() not in ("", "-")]
+        line = Text()
+        for i, (name, value) in enumerate(pairs):
+            line.append(("; " if i else "") + f"{name}: ")
+            line.append_text(value)
+        if pairs:
+            body = textwrap.wrap(line.plain, width=max(20, width - indent), break_long_words=True, break_on_hyphens=False)
+            start = 0
+            for piece in body:  # keep the styles: cut the styled line where textwrap cut the plain one
+                at = line.plain.index(piece, start)
+                out.append(Padding(line[at:at + len(piece)], (0, 0, 0, indent), expand=False))
+                start = at + len(piece)
+    return Group(*out)
+
+
 GATE_LINES = 10  # differing claims named one per line under the gate line; the rest are counted
 REASON_CHARS = 160  # the start of each differing claim's message, its short reason
 

@@ -34,6 +34,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
     context_settings=HELP,
+    # help as click formats it: words wrap at the terminal's width (or COLUMNS) and a long option name puts its help on the
+    # next line; rich's panels cut words that did not fit a narrow column to "…" (frozen-error -h lost six at 80 columns)
+    rich_markup_mode=None,
 )
 
 
@@ -136,9 +139,12 @@ def main(argv: list[str] | None = None) -> None:
         INTERRUPTED["seen"] = True
         err_console.print("nacverify: error: interrupted", markup=False)
         code = EXIT_ENVIRONMENT
-    except SystemExit:  # rich (typer's help) ends with SystemExit(1) when stdout's reader goes away (`| head`)
-        if not _stdout_is_devnull():  # rich has pointed stdout at /dev/null; otherwise not ours
+    except SystemExit:  # rich, and typer's click-style main (its help), end with SystemExit(1) when stdout's reader goes away (`| head`)
+        clicks = type(sys.stdout).__name__ == "PacifyFlushWrapper"  # what click and typer wrap stdout in on EPIPE
+        if not (_stdout_is_devnull() or clicks):  # rich has pointed stdout at /dev/null; otherwise not ours
             raise
+        if clicks:
+            stdout_closed()
         PIPE["closed"] = True
         code = 0
     except BrokenPipeError:  # click's own output (help text) to a closed pipe
@@ -153,8 +159,11 @@ def main(argv: list[str] | None = None) -> None:
         if not (hasattr(exc, "exit_code") and hasattr(exc, "format_message")):
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":  # bare `nacverify` or group: show help, exit 2 (as click does)
-            print(exc.format_message())
             command = getattr(getattr(exc, "ctx", None), "command_path", "nacverify")
+            try:
+                print(exc.format_message(), flush=True)
+            except BrokenPipeError:  # the help to a closed pipe
+                stdout_closed()
             err_console.print(f"nacverify: error: missing command (see `{command} --help`)", markup=False)
             code = EXIT_USAGE
         else:

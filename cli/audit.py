@@ -14,7 +14,7 @@ from rich.table import Table
 from nacverify.errors import BadInput
 
 from ._cluster import SchedulerOption, cluster
-from ._common import report_stem, command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
+from ._common import fitted, report_stem, command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
 from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
 from ._common import lazy_names
@@ -40,7 +40,7 @@ def _list_claims() -> None:
     for cid in CLAIM_IDS:
         source, statement, _ = CLAIM_SPECS[cid]
         table.add_row(escape(cid), escape(source), escape(statement))
-    console.print(table)
+    console.print(fitted(table))
 
 
 def _export_section(export, path: Path, expect: Optional[Path], threshold: float, valid_pairs: int) -> dict:

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from nacverify.errors import Interrupted
 
-from ._common import console, guarded, progress_bar
+from ._common import fitted, console, guarded, progress_bar
 from ._defaults import DEFECTS
 
 Defect = enum.Enum("Defect", {d: d for d in DEFECTS}, type=str)
@@ -56,4 +56,4 @@ def audit_gen(
     table.add_column("verdict")
     for cid, verdict in made.expected.items():
         table.add_row(cid, verdict.value)
-    console.print(table)
+    console.print(fitted(table))

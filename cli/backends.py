@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import FormatOption, JsonFlag, OutputFormat, guarded, output_format, print_json, screen
+from ._common import FormatOption, JsonFlag, OutputFormat, fitted, guarded, output_format, print_json, screen
 
 
 @guarded
@@ -37,13 +37,13 @@ def backends(
     for s in statuses:
         mark = "[green]yes[/]" if s.available else "[red]no[/]"
         table.add_row(s.name, mark, escape(s.version or "-"), ", ".join(s.methods), escape(s.reason))
-    console.print(table)
+    console.print(fitted(table, console.width))
     devices = Table(title="devices (cli/_devices.py)")
     for col in ("part", "runs on"):
         devices.add_column(col, overflow="fold")
     for part, where in device_table():
         devices.add_row(escape(part), escape(where))
-    console.print(devices)
+    console.print(fitted(devices, console.width))
     if verbose:
         for s in statuses:
             for key, value in s.details.items():

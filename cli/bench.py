@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.console import Group, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from nacverify.errors import BadInput
 from ._defaults import BENCH_MIN_REPEATS as MIN_REPEATS
 
-from ._common import write_report_file, command_line, console, finish_interrupted, guarded, progress_bar
+from ._common import fitted, write_report_file, command_line, console, finish_interrupted, guarded, progress_bar
 
 
 LTC_PANEL = "LTC audit benchmark (--ltc-audit)"
@@ -41,33 +43,39 @@ def _pct(fraction) -> str:
     return "-" if fraction is None else f"{100 * fraction:.2f}"
 
 
-def _row_table(records, title: str, peak: dict) -> Table:
+#: What the bytes' fraction measures (printed under the rates table): not a roofline position on a cached workload.
+BYTES_NOTE = ("GB/s: XLA's bytes accessed by one call (every operand and result of every operation, cache hits included; counted on the "
+              "CPU lowering) / median. % mem B/s: that rate over the device's memory bandwidth (CPU: a measured 512 MiB copy, "
+              "i.e. DRAM; GPU: the data sheet's HBM figure). Work whose data stay in cache is not bounded by that bandwidth: above "
+              "100 % the bytes cannot all have come from memory, at least 1 - 1/fraction of them were served by caches (168 % means at "
+              "least 40 %). It is not a position on a memory-bound roofline. GFLOP/s, % peak FLOP/s: XLA's FLOPs of one call / median, over the device's peak "
+              "(report: /bench/device_peak).")
+
+
+def _row_table(records, title: str, peak: dict) -> RenderableType:
+    """Two tables per suite, each fitted to the terminal (`fitted`): the timings, then the rates."""
     from nacverify.bench import achieved
 
-    table = Table(title=title)
-    for col in ("configuration", "T", "batch", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "GFLOP/s", "% peak FLOP/s", "GB/s", "% peak B/s", "peak MB", "parity"):
-        table.add_column(col, justify="right" if col not in ("configuration", "parity") else "left", no_wrap=True)
+    timings = Table(title=title, caption="parity: rows that compute the public layer's output (proven by nac.model.reference_parity); "
+                    "quote speed ratios against the public layer only for those.")
+    for col in ("configuration", "T", "batch", "compile s", "median ms", "p10 ms", "p90 ms", "seq/s", "peak MB", "parity"):
+        timings.add_column(col, justify="right" if col not in ("configuration", "parity") else "left", no_wrap=True)
+    rates = Table(title=f"{title}: achieved rates", caption=BYTES_NOTE)
+    for col in ("configuration", "GFLOP/s", "% peak FLOP/s", "GB/s", "% mem B/s"):
+        rates.add_column(col, justify="right" if col != "configuration" else "left", no_wrap=True)
     for r in records:
         a = achieved(r, peak)
-        table.add_row(
-            r.config.label,
-            str(r.config.T),
-            str(r.config.batch),
-            f"{r.compile_s:.2f}",
-            f"{r.median_s * 1e3:.3f}",
-            f"{r.p10_s * 1e3:.3f}",
-            f"{r.p90_s * 1e3:.3f}",
-            f"{r.throughput:,.1f}",
-            f"{a['achieved_flops_per_second'] / 1e9:,.2f}",
-            _pct(a["peak_fraction_flops_per_second"]),
-            f"{a['achieved_bytes_per_second'] / 1e9:,.2f}",
-            _pct(a["peak_fraction_bytes_per_second"]),
-            f"{r.peak_mb:.2f}",
-            r.config.parity,
-        )
-    table.caption = ("parity: rows that compute the public layer's output (proven by nac.model.reference_parity); quote speed ratios against the public layer only for those. "
-                     "GFLOP/s, GB/s: XLA's FLOPs and bytes accessed of one call (counted on the CPU lowering) / median; % of the device's peak (report: /bench/device_peak)")
-    return table
+        timings.add_row(r.config.label, str(r.config.T), str(r.config.batch), f"{r.compile_s:.2f}", f"{r.median_s * 1e3:.3f}", f"{r.p10_s * 1e3:.3f}",
+                        f"{r.p90_s * 1e3:.3f}", f"{r.throughput:,.1f}", f"{r.peak_mb:.2f}", r.config.parity)
+        rates.add_row(r.config.label, f"{a['achieved_flops_per_second'] / 1e9:,.2f}", _pct(a["peak_fraction_flops_per_second"]),
+                      f"{a['achieved_bytes_per_second'] / 1e9:,.2f}", _pct(a["peak_fraction_bytes_per_second"]))
+    return Group(_captioned(timings), _captioned(rates))
+
+
+def _captioned(table: Table) -> RenderableType:
+    """`fitted(table)`, its caption as a wrapped paragraph under it (rich would fit a caption to the table's width)."""
+    caption, table.caption = table.caption, None
+    return Group(fitted(table), Text(str(caption), style="dim")) if caption else fitted(table)
 
 
 @guarded(report=lambda a: _report_stem(a))
@@ -190,7 +198,7 @@ def bench(
             table.add_column(col, justify="right", no_wrap=True)
         for f in fits:
             table.add_row(f.label, f"{int(f.Ts[0])}..{int(f.Ts[-1])}", f"{f.time_exponent:.3f}", f"{f.time_exponent_upper:.3f}", f"{f.memory_exponent:.3f}")
-        console.print(table)
+        console.print(fitted(table))
     if recalls:
         table = Table(title="recall@8 of block Top-K against exact Top-K (model q/k)")
         table.add_column("input", no_wrap=True)
@@ -198,7 +206,7 @@ def bench(
             table.add_column(f"T={t}", justify="right", no_wrap=True)
         for kind in RECALL_INPUTS:
             table.add_row(kind, *[f"{recalls[(kind, t)]:.3f}" for t in scaling_Ts])
-        console.print(table)
+        console.print(fitted(table))
     met = targets(records, fits)
     if met:
         table = Table(title=f"targets (measured on {peak['machine']}; timings are noisy when the machine is shared)")
@@ -206,7 +214,7 @@ def bench(
             table.add_column(col, justify="right" if col != "target" else "left", no_wrap=True)
         for name, value, limit, ok in met:
             table.add_row(name, f"{value:.3f}", f"{limit:g}", "[green]yes[/]" if ok else "[red]no[/]")
-        console.print(table)
+        console.print(fitted(table))
         report.sections["bench/targets"] = {
             _key(name): {"measured": value, "limit": limit, "met": ok, "target": name} for name, value, limit, ok in met
         }

@@ -29,7 +29,7 @@ from nacverify.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores
-from ._common import write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
 
 
 def jobs_ladder(cores: int) -> list[int]:
@@ -103,7 +103,7 @@ def check_scaling_bench(*, jobs: Optional[list[int]], out: Optional[Path], force
         table.add_column(col, justify="right")
     for j, r in rows.items():
         table.add_row(str(j), f"{r['wall_s']:.1f}", f"{r['speedup']:.2f}", f"{r['claim_seconds_sum']:.1f}")
-    console.print(table)
+    console.print(fitted(table))
     console.print(f"verdicts equal across runs: {'yes' if same else 'NO'}", markup=False)
     path = write_report_file(report, out_path, force=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)

@@ -17,7 +17,7 @@ from nacverify.audit.ltc.bench import AUDIT_TARGET_S, ELAPSED, bench_ltc_audit, 
 from nacverify.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
 
 
 def _cli_run(export_file: str, folder: str) -> tuple[float, int]:
@@ -63,7 +63,7 @@ def ltc_audit_bench(*, units: int, steps: int, wiring: str, seed: int, cli_run: 
     if "cli_audit_wall_s" in result.extra:
         table.add_row("nacverify audit-ltc FILE (fresh process)", f"exit {result.extra['cli_audit_exit_code']}", f"{result.extra['cli_audit_wall_s']:.2f}", "")
     table.caption = f"target: the audit under {AUDIT_TARGET_S:g} s on this project's 2-core CPU (wall times depend on the load; cpu = this process's CPU time)"
-    console.print(table)
+    console.print(fitted(table))
 
     err = Table(title=f"fused solver ({c['ode_unfolds']} unfolds) vs the reference: relative error per step over {c['samples']} exported states")
     err.add_column("elapsed", justify="right")
@@ -77,7 +77,7 @@ def ltc_audit_bench(*, units: int, steps: int, wiring: str, seed: int, cli_run: 
         need = [int(u) for u, m in zip(result.unfolds, result.max_relative_error[i]) if m <= 1e-2]
         err.add_row(f"{h:g}", f"{mx:.3g}", f"{md:.3g}", f"{result.reference_error_bound[i]:.2g}", f"{result.reference_error_measured[i]:.2g}",
                     str(need[0]) if need else f"> {int(result.unfolds[-1])}")
-    console.print(err)
+    console.print(fitted(err))
     path = write_report_file(report, out_path, force=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0)

@@ -38,7 +38,7 @@ from nacverify.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores
-from ._common import write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
 from .bench_check import _cold_env
 
 
@@ -144,7 +144,7 @@ def plan_bench(*, workers: int, out: Optional[Path], force: bool, cold: bool = F
     for r in sorted(ordered, key=lambda r: -r["claim_seconds_sum"]):
         table.add_row(str(r["task"]), r["group"], str(r["claims"]), f"{r['claim_seconds_sum']:.1f}", f"{r['wall_s']:.1f}",
                       f"{r['costliest_claim']} {r['costliest_claim_s']:.1f} s")
-    console.print(table)
+    console.print(fitted(table))
     console.print(f"claims {summary['claim_seconds_sum']:.1f} s in all; on {workers} workers the last task ends after "
                   f"{claim_span:.1f} s of claims; start-up {startup:.1f} s; estimate {summary['estimate_s']:.1f} s", markup=False)
     path = write_report_file(report, out_path, force=force)

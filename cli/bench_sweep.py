@@ -39,7 +39,7 @@ from nacverify.frozen import run_sweep
 from nacverify.report import Report, Spool, check_writable, default_report_path
 
 from ._cluster import cluster
-from ._common import write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
 
 #: Issue 14: today's serial sweep throughput (primary solves, trajectories/s), same command, same machine.
 BASELINE_TRAJECTORIES_PER_S = 47_000.0
@@ -204,7 +204,7 @@ def sweep_bench(*, draws: int, scaling_draws: int, repeats: int, seed: int, out:
         row = sc[f"workers_{w}"]
         table.add_row(f"{w} worker{'s' if w > 1 else ''}: wall draws/s (best of {sc['repeats']})", f"{row['wall_per_second']:,.0f}", "-", row["uptime_end"])
     table.add_row("scaling efficiency 1 -> 2 workers", f"{100 * sc['efficiency']:.0f} %", f">= {100 * EFFICIENCY_TARGET:.0f} %", sc["workers_2"]["uptime_end"])
-    console.print(table)
+    console.print(fitted(table))
     path = write_report_file(report, out_path, force=force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
     return typer.Exit(0)

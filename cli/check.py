@@ -16,7 +16,7 @@ from nacverify.errors import BadInput, Interrupted
 
 from . import compilation_cache_state
 from ._cluster import SchedulerOption, cluster, default_jobs
-from ._common import command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
+from ._common import fitted, command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
 from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
 from ._common import Background, Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
 
@@ -49,7 +49,7 @@ def _list(claims: list, fmt: OutputFormat) -> None:
         table.add_column(col, overflow="fold")
     for c in claims:
         table.add_row(escape(c.id), c.group, str(c.kind or "-"), escape(c.source), c.expected.value)
-    console.print(table)
+    console.print(fitted(table))
 
 
 def _ordered(claims):
@@ -156,7 +156,7 @@ def _details(report, show, title: str) -> None:
     from .frozen_error import _readings_table as readings_rich_table
 
     show.print(verdict_table(report.results, title=title, extra={"s": lambda r: f"{r.seconds:.2f}"}))
-    show.print(kind_summary(report.results))
+    show.print(fitted(kind_summary(report.results), show.width))
     verdicts = {r.claim.id: r.verdict.value for r in report.results}
     rows = tuple(row for row in NAMED_REGIMES if f"nac.table2.{row}" in verdicts or f"nac.table2.{row}.mean_le_max" in verdicts)
     if rows:

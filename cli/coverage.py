@@ -12,7 +12,7 @@ from rich.table import Table
 
 from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds_dir, load_ledgers, quote_problems, validate
 
-from ._common import write_report_file, EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
+from ._common import fitted, write_report_file, EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 
@@ -73,7 +73,7 @@ def coverage(
             style = "red" if c["missing"] else "green"
             table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]",
                           str(c["findings"].get("error", 0)), str(c["findings"].get("slip", 0)), str(c["findings"].get("depends-on-reading", 0)))
-        console.print(table)
+        console.print(fitted(table))
         if missing:
             for doc, led in ledgers.items():
                 for it in led.items:

@@ -13,7 +13,7 @@ from rich.table import Table
 from nacverify.errors import BadInput, Interrupted
 
 from ._cluster import SchedulerOption, cluster
-from ._common import command_line, err_console, finish, finish_interrupted, guarded, print_witnesses, verdict_table
+from ._common import command_line, err_console, finish, finish_interrupted, fitted, guarded, print_witnesses, verdict_table
 from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
 from ._common import Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
 
@@ -206,12 +206,12 @@ def frozen_error(
                 }
 
             if level >= Level.normal:
-                show.print(_regime_table(runs))
+                show.print(fitted(_regime_table(runs), show.width))
             readings = readings_table({r.claim.id: r.verdict.value for r in report.results}, tuple(run.regime.name for run in runs if run.regime.name in NAMED_REGIMES))
             if readings:
                 report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
                 if level == Level.verbose:
-                    show.print(_readings_table(readings))
+                    show.print(fitted(_readings_table(readings), show.width))
             where = scheduler or (f"local cluster of {jobs} workers" if jobs > 1 else "serial" if sweep_threads <= 1 else f"{sweep_threads} threads")
             if sweep:
                 err_console.print(plan, markup=False)
@@ -226,12 +226,12 @@ def frozen_error(
 
     def render() -> None:
         if sweep_rows and level >= Level.normal:
-            show.print(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, {points} saved points; "
-                                                  "tightness = max over draws of |eps|/bound)"))
+            show.print(fitted(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, "
+                                                         f"{points} saved points; tightness = max over draws of |eps|/bound)"), show.width))
 
         if search_rows and level >= Level.normal:
-            show.print(search_table(search_rows, f"searches ({search} restarts per regime and bound, seed {seed}, chunk {search_chunk}, "
-                                                    f"{search_steps} Adam steps; tightness = max over t of |eps|/bound)"))
+            show.print(fitted(search_table(search_rows, f"searches ({search} restarts per regime and bound, seed {seed}, chunk {search_chunk}, "
+                                                           f"{search_steps} Adam steps; tightness = max over t of |eps|/bound)"), show.width))
         if level == Level.verbose:
             show.print(verdict_table(report.results, title="claims"))
             print_witnesses(report.results, show)

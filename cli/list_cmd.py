@@ -10,7 +10,7 @@ from rich.table import Table
 
 from nacverify.errors import BadInput
 
-from ._common import console, guarded, kind_totals
+from ._common import console, fitted, guarded, kind_totals
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 
@@ -26,7 +26,7 @@ def _print_provenance(claims) -> None:
     for claim in claims:
         where = defined_in(claim)
         console.print(f"{claim.id}", markup=False)
-        console.print(f"  defined in: {where} ({where.file}:{where.line})", markup=False, soft_wrap=True)
+        console.print(f"  defined in: {where} ({where.file}:{where.line})", markup=False)  # wrapped between words, never inside one
         console.print(f"  ledger: {', '.join(cited.get(claim.id, [])) or '-'}", markup=False)
 
 
@@ -60,7 +60,7 @@ def list_claims(
     for claim in claims:
         statement = claim.statement + (f" [reading: {claim.reading}]" if claim.reading else "")
         table.add_row(escape(claim.id), str(claim.kind or "-"), escape(claim.source), escape(statement), claim.expected.value)
-    console.print(table)
+    console.print(fitted(table))
     console.print("kinds: " + ", ".join(f"{k} {n}" for k, n in kind_totals(claims).items()), markup=False)
     if len(claims) <= DETAIL_LIMIT:
         _print_provenance(claims)

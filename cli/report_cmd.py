@@ -19,7 +19,7 @@ def read_report(path):
 
     return read(path)
 
-from ._common import console, err_console, guarded, verdict_text, write_stdout
+from ._common import fitted, console, err_console, guarded, verdict_text, write_stdout
 from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
 
 def _verdict(verdict: str, expected: str | None = None) -> str:
@@ -62,7 +62,7 @@ def show(
             table.add_row(escape(rec.id), escape(rec.kind or "-"), _verdict(rec.verdict, rec.expected), escape(rec.expected), escape(rec.message))
             counts = by_kind.setdefault(rec.kind or "-", {})
             counts[rec.verdict] = counts.get(rec.verdict, 0) + 1
-        console.print(table)
+        console.print(fitted(table))
         for kind, counts in by_kind.items():
             console.print(f"{kind}: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())), markup=False)
         from nacverify.claims import Verdict
@@ -94,7 +94,7 @@ def show(
         if arr.size and arr.dtype.kind in "fi":
             summary += f"  min {np.nanmin(arr):.6g}  max {np.nanmax(arr):.6g}"
         table.add_row(escape(key), summary)
-    console.print(table)
+    console.print(fitted(table))
 
 
 @report_app.command("html")
@@ -200,7 +200,7 @@ def diff(
         for v in d.verdicts:
             cells = [v.old_verdict or "-", v.old_expected or "-", v.new_verdict or "-", v.new_expected or "-", v.reason]
             table.add_row(escape(v.claim), f"[{_KIND_STYLE[v.kind]}]{v.kind}[/]", *[escape(c) for c in cells])
-        console.print(table)
+        console.print(fitted(table))
     else:
         console.print("verdicts: no change")
     scope = "metrics" + (" incl. timings" if timings else "")
@@ -211,7 +211,7 @@ def diff(
             table.add_column(col, overflow="fold")
         for m in shown:
             table.add_row(escape(m.where), escape(_value(m.old)), escape(_value(m.new)), "-" if m.rel != m.rel else f"{m.rel:.3g}")
-        console.print(table)
+        console.print(fitted(table))
         if len(d.metrics) > len(shown):
             console.print(f"... and {len(d.metrics) - len(shown)} more (raise --max-rows)")
     else:

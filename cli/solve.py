@@ -13,7 +13,7 @@ from rich.table import Table
 
 from nacverify.errors import BadInput
 
-from ._common import FormatOption, JsonFlag, OutputFormat, command_line, finish, guarded, output_format, progress_bar, screen, verdict_table
+from ._common import FormatOption, JsonFlag, OutputFormat, command_line, finish, fitted, guarded, output_format, progress_bar, screen, verdict_table
 from ._defaults import MP_DPS as DEFAULT_DPS, SOLVE_ATOL as DEFAULT_ATOL, SOLVE_RTOL as DEFAULT_RTOL
 
 solve_app = typer.Typer(
@@ -110,8 +110,8 @@ def _run(problems: list, backends: str, rtol: float, atol: float, methods: list[
 
     def render() -> None:
         for run in runs:
-            show.print(_backend_table(run))
-            show.print(_pair_table(run))
+            show.print(fitted(_backend_table(run), show.width))
+            show.print(fitted(_pair_table(run), show.width))
         show.print(verdict_table(report.results, title=f"agreement (tolerance {AGREE_TOLERANCE:g})"))
 
     raise finish(report, out_path, force=force, gate=gate, fmt=fmt, render=render)

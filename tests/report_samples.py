@@ -81,3 +81,43 @@ def sample_report(*, overrides=None, drop=(), complete=True, scale=1.0, extra_cl
             "misc/info": {"label": "hello"},
         }
     return report
+
+
+def registry_report(flip: tuple[str, ...] = ()):
+    """A report of every registered claim with its own texts (source, statement, assumptions,
+    reason), verdict = expected except for the ids in `flip`, messages of a check's length, and
+    arrays on every other claim: the shape and size of ``check --quick``'s report, without the
+    minutes its checks take."""
+    from pathlib import Path
+
+    import nacverify.catalog  # noqa: F401  (registers every claim)
+    from nacverify.claims import select
+    from nacverify.report._io import ClaimRecord, ReportData
+
+    records = {}
+    t = np.linspace(0.0, 1.0, 400)
+    for i, c in enumerate(select(None)):
+        expected = c.expected.value
+        verdict = ("refuted" if expected == "holds" else "holds") if c.id in flip else expected
+        arrays = {"t": t, "y": np.sin(6 * t) * (i + 1), "bound": np.full_like(t, i + 2.0)} if i % 2 == 0 else {}
+        scalars = {"max_tightness": 0.5 + i % 7 / 10, "members": 3} if i % 15 == 0 else {"min_slack": 0.01 * (i % 5 + 1)}
+        message = f"{c.statement} [measured on 400 points; reason: {c.expected_reason}]"[:320]
+        records[c.id] = ClaimRecord(c.id, verdict, expected, c.source, c.statement, c.assumptions, c.expected_reason, message, c.group,
+                                    0.01 * i, scalars, {"dt": 0.125, "omega": float(i)}, arrays, str(c.kind or ""), c.reading or "", c.threshold or "")
+    attrs = {"complete": True, "command": "nacverify check --quick", "seed": 0, "n_claims": len(records)}
+    return ReportData(Path("check-quick.h5"), attrs, records, {})
+
+
+def render_registry(out):
+    """`registry_report` with one flipped claim of document 004, rendered into `out`: (index, data,
+    the flipped claim, seconds)."""
+    import time
+
+    from nacverify.ledger import load_ledgers
+    from nacverify.report.html import render_html
+
+    flip = next(c for it in load_ledgers(["004"])["004"].items for c in it.claims)
+    data = registry_report(flip=(flip,))
+    start = time.perf_counter()
+    index = render_html(data, out)
+    return index, data, flip, time.perf_counter() - start

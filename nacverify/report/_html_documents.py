@@ -1,19 +1,19 @@
 """The ledger's side of `nacverify report html` (`nacverify.report.html`): the index's header
 and the gate's banner (a link to each claim whose verdict differs from the expected one, with
-its reason), the findings per document, the page of each document (its items: quote, finding,
-claims), the claims not as expected or in no ledger item, the "unexpected only" switch (a CSS
-``:target`` filter) and each claim's details, collapsed in ``<details>``."""
+its reason), the report as the ledger sees it (`_Documents`), the claims not as expected or in no
+ledger item, the "unexpected only" switch (a CSS ``:target`` filter) and each claim's details,
+collapsed in ``<details>``, with the place in the source that decides it. The findings (the
+overview and each document's page) are `_html_findings`."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass, field
 
-from ._html_parts import _Page, _badge, _clip, _e, _fmt, _ok, _slug, _table
+from ._html_parts import _Page, _clip, _e, _fmt, _ok, _slug, _table
 from ._io import ClaimRecord, ReportData
-from . import figures
 
+_WITH_FORMULAS = ("statement", "reading")  # texts whose formulas render as MathML
 MAX_BANNER = 25  # claims named in the gate's banner; the "unexpected only" view lists every one
 
 CLAIMS_PAGE = "claims.html"  # the claims' details, beside index.html
@@ -41,13 +41,15 @@ def _row_class(ok: bool) -> str:
 
 
 def _claim_ref(c: ClaimRecord, docs: "_Documents") -> str:
-    """A link to the claim's details, its verdict, and what was expected when it differs."""
-    mark = "" if _ok(c) else f' <b class="x">&ne; expected {_e(c.expected)}</b>'
-    v = c.verdict if c.verdict in figures.VERDICT_COLORS else "error"
-    return f'<a href="{_e(_href(c.id, docs))}">{_e(c.id)}</a> <i class="{v}">{_e(c.verdict)}</i>{mark}'
+    """A link to the claim's details, its verdict (coloured by the verdict), and a separate mark: as
+    expected, or what was expected instead."""
+    from ._html_findings import verdict_mark
+
+    return f'<a class="id" href="{_e(_href(c.id, docs))}">{_e(c.id)}</a> {verdict_mark(c.verdict, c.expected)}'
 
 
 def _header(page: _Page, data: ReportData, docs: "_Documents") -> None:
+    """The title and the gate's banner."""
     a = data.attrs
     page.add(f'<h1 id="top">nacverify report: {_e(data.path.name)}</h1>')
     if not data.complete:
@@ -69,6 +71,15 @@ def _header(page: _Page, data: ReportData, docs: "_Documents") -> None:
                  f'<ul>{"".join(items)}{more}</ul></div>')
     elif data.claims:
         page.add(f'<div class="banner good">all {len(data.claims)} verdicts as expected ({_e(summary)})</div>')
+
+
+def _meta(page: _Page, data: ReportData) -> None:
+    """The run: command, seed, time, verdict counts, device, platform, versions, schema."""
+    a = data.attrs
+    counts: dict[str, int] = {}
+    for c in data.claims.values():
+        counts[c.verdict] = counts.get(c.verdict, 0) + 1
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no claims"
     try:
         versions = json.loads(a.get("library_versions", "{}"))
         versions_text = ", ".join(f"{k} {v}" for k, v in versions.items())
@@ -141,31 +152,9 @@ def _definitions(claim_ids) -> dict[str, object]:
 
 
 def _source_link(where) -> str:
-    """``module:function`` linked to the installed source file, with its file and line."""
-    from pathlib import Path
-
-    import nacverify
-
-    path = Path(nacverify.__file__).resolve().parent.parent / where.file
-    return f'<a class="mono" href="{_e(path.as_uri())}">{_e(str(where))}</a> <span class="small">{_e(where.file)}:{where.line}</span>'
-
-
-def _findings_section(page: _Page, data: ReportData, docs: _Documents) -> None:
-    """One finding per ledger item (`nacverify.findings`), counted per document; each document
-    name leads to its section."""
-    from ..findings import FINDINGS
-
-    if not docs.rows:
-        return
-    page.add('<h2 id="findings">Findings</h2><p>One finding per ledger item (a statement of a document), however many claims '
-             "check it: <i>error</i> only when the statement fails under its most charitable reading. Claims are the unit of "
-             "evidence and of the gate. Each document has a page: its items with their quote, finding and claims.</p>")
-    rows = []
-    for doc, (_, items) in docs.rows.items():
-        counts = Counter(f.finding for _, f in items)
-        title = _e(_clip(docs.rows[doc][0], 90))
-        rows.append([f'<a href="{_e(_doc_page(doc))}">{_e(doc)}</a>', title, *[str(counts.get(name, 0)) for name in FINDINGS]])
-    page.add(_table(["document", "title", *FINDINGS], rows, raw=True))
+    """``module:function`` with its file and line in the source tree: a stated place that means the
+    same wherever the page is copied (a link into this machine's install would not travel)."""
+    return f'<code class="mono">{_e(str(where))}</code> <span class="small">{_e(where.file)}:{where.line}</span>'
 
 
 def _filter(page: _Page, data: ReportData, everything: str = "top", count: int | None = None) -> None:
@@ -179,29 +168,6 @@ def _filter(page: _Page, data: ReportData, everything: str = "top", count: int |
     page.add(f'<p class="only banner {"bad" if n else "good"}">Showing only what differs from the expected verdicts: '
              f'{n} claim{s}{"" if n else ": nothing to show, every verdict here is as expected"}. '
              f'<a href="#{everything}">Show everything</a>.</p>')
-
-
-def _document_page(page: _Page, data: ReportData, docs: _Documents, doc: str) -> None:
-    """One document's items: item and location, finding, the quote (with the defence tried, or
-    why the item cannot be checked, collapsed) and its claims with their verdicts."""
-    title, items = docs.rows[doc]
-    bad_items = {it.item for it, _ in items if any(not _ok(data.claims[c]) for c in it.claims)}
-    counts = Counter(f.finding for _, f in items)
-    page.add(f'<h1 id="top">{_e(doc)}: {_e(title)}</h1><p><a href="index.html">the report</a> (banner, figures, every document)</p>')
-    page.add("<p>" + _e(", ".join(f"{n} {name}" for name, n in counts.items())) + f" (one finding per item); {len(bad_items)} item{'' if len(bad_items) == 1 else 's'} with a verdict not as expected</p>")
-    _filter(page, data, everything="documents", count=sum(not _ok(data.claims[c]) for c in {c for it, _ in items for c in it.claims}))
-    page.add('<h2 id="documents">Items</h2>')
-    rows, classes = [], []
-    for it, f in items:
-        defense = f.defense if f.finding != "holds" or not it.claims else ""
-        quote = _e(it.quote)
-        if defense:
-            quote += f'<details><summary>{"why" if f.finding == "not-checkable" else "defence"}</summary>{_e(defense)}</details>'
-        refs = "<br>".join(_claim_ref(data.claims[c], docs) for c in it.claims) or "<small>none</small>"
-        rows.append([f'<span id="{_e(_item_anchor(doc, it.item))}">{_e(it.item)}</span><br><small>{_e(it.location)}</small>',
-                     f'<b class="f-{_e(f.finding)}">{_e(f.finding)}</b>', quote, refs])
-        classes.append(_row_class(it.item not in bad_items))
-    page.add(_table(["item", "finding", "quote", "claims"], rows, classes, raw=True))
 
 
 def _unexpected_section(page: _Page, data: ReportData, docs: _Documents) -> None:
@@ -238,13 +204,16 @@ def _location(c: ClaimRecord, in_item: bool) -> str:
 
 
 def _claim_details(page: _Page, claims: list[ClaimRecord], docs: _Documents) -> None:
-    """Each claim as a collapsed ``<details>``: the texts, then the evidence's scalars and
-    witness (a scalar equal to its witness entry or to a text above is left out) and the
+    """Each claim as a collapsed ``<details>``: the texts (formulas as MathML), then the evidence's
+    scalars and witness (a scalar equal to its witness entry or to a text above is left out) and the
     arrays' names and shapes (their figures, where drawn, are on the index page)."""
+    from . import formulas
+    from ._html_findings import verdict_mark
+
     page.add('<h2 id="details">Claim details</h2>')
     for c in claims:
         where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, []))
-        head = f'<summary>{_e(c.id)} {_badge(c.verdict)} <span class="small">expected {_e(c.expected)}</span></summary>'
+        head = f'<summary><span class="id">{_e(c.id)}</span> {verdict_mark(c.verdict, c.expected)}</summary>'
         lines = [("statement", c.statement), ("message", c.message), ("expected because", c.expected_reason), ("assumptions", c.assumptions),
                  ("source", _location(c, c.id in docs.items_of)), ("reading", c.reading), ("threshold", c.threshold)]
         shown = {str(v) for _, v in lines if v}
@@ -257,7 +226,8 @@ def _claim_details(page: _Page, claims: list[ClaimRecord], docs: _Documents) -> 
         if c.arrays:
             lines.append(("arrays", ", ".join(f"{k} {'x'.join(map(str, v.shape))}" for k, v in c.arrays.items())))
         lines.append(("kind, group, seconds", f"{c.kind or '-'}, {c.group}, {c.seconds:.3g}"))
-        body = "".join(f"<p><b>{_e(k)}</b> {_e(v)}</p>" for k, v in lines if v)
+        body = "".join(f"<p><b>{_e(k)}</b> {formulas.html(str(v), own=True, emphasis=False) if k in _WITH_FORMULAS else _e(v)}</p>"
+                       for k, v in lines if v)
         if where:
             body += f"<p><b>ledger items</b> {where}</p>"
         if c.id in docs.defined_in:

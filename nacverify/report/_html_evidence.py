@@ -135,10 +135,12 @@ def _tightness_section(page: _Page, data: ReportData) -> None:
         return
     page.add("<h2 id=\"tightness\">Tightness of each bound</h2>")
     page.add("<p>The largest measured value over its bound (max_tightness: |eps|/bound; max_ratio: relative error / variation bound). "
-             "Below 1 the bound holds with room to spare; 1 means it is attained; beyond 1 it is violated.</p>")
+             "Below 1 the bound holds with room to spare; 1 means it is attained; beyond 1 it is violated. The colour says that: red "
+             "beyond 1, green within, whatever the claim expected (a claim may state that a bound is exceeded); each label names the "
+             "claim's verdict and whether it is the expected one.</p>")
     if rows:
         page.draw("tightness", "tightness of each bound",
-                  lambda path: figures.tightness_bars([(c.id, v, c.verdict) for c, _, v in rows], path, label="largest measured / bound"))
+                  lambda path: figures.tightness_bars([(c.id, v, c.verdict, c.expected) for c, _, v in rows], path, label="largest measured / bound"))
         table = []
         for c, key, v in rows:
             table.append([c.id, c.verdict, key, f"{v:.4g}", _fmt(c.scalars.get("peak_t", "-")), _fmt(c.scalars.get("min_slack", c.scalars.get("min_slack_pct", "-"))),

@@ -22,22 +22,39 @@ from ._io import ClaimRecord, ReportData
 from . import figures
 
 CSS = """
-body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;color:#1f2328;line-height:1.4}
-h1{font-size:1.5em;margin:.2em 0}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:1.6em}h3{margin-bottom:.3em}
-table{border-collapse:collapse;margin:.5em 0;font-size:.88em}th,td{border:1px solid #d0d7de;padding:3px 7px;vertical-align:top;text-align:left}
+*{box-sizing:border-box}
+body{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:16px 24px;color:#1f2328;line-height:1.45;overflow-wrap:break-word}
+td,code,.mono,.id,.loc{overflow-wrap:anywhere}th{overflow-wrap:normal}
+h1{font-size:1.5em;margin:.2em 0}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:1.6em}h3{margin-bottom:.3em;font-size:1.05em}
+table{border-collapse:collapse;margin:.5em 0;font-size:.88em;max-width:100%}th,td{border:1px solid #d0d7de;padding:3px 7px;vertical-align:top;text-align:left}
 th{background:#f6f8fa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.unexpected td{background:#fff1f0}
-.badge{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-weight:600;font-size:.9em}
+.badge{display:inline-block;padding:0 8px;border-radius:10px;color:#fff;font-weight:600;font-size:.85em;white-space:nowrap}
 .holds{background:#1a7f37}.refuted{background:#cf222e}.inapplicable{background:#0969da}.inconclusive{background:#bf8700}.error{background:#8250df}
+.as-expected{color:#1a7f37;font-size:.85em;white-space:nowrap}.x{color:#cf222e;font-weight:700;white-space:nowrap}
 .banner{padding:10px 14px;border-radius:6px;margin:10px 0;font-weight:600}.bad{background:#ffebe9;border:1px solid #cf222e}.good{background:#dafbe1;border:1px solid #1a7f37}
-.meta td:first-child{font-weight:600;white-space:nowrap}img{max-width:100%;border:1px solid #eaeef2;margin:6px 0}
+.meta td:first-child{font-weight:600;white-space:nowrap}img{max-width:100%;height:auto;border:1px solid #eaeef2;margin:6px 0}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
-.small{color:#59636e;font-size:.85em}blockquote{margin:0;color:#31363b}td blockquote{max-width:60em}
+.small,small{color:#59636e;font-size:.85em}blockquote{margin:0;color:#31363b}
 .banner ul{margin:.4em 0 0;padding-left:1.4em;font-weight:400}.banner li{margin:.15em 0}
-small{color:#59636e}td i{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;font-style:normal;font-size:.85em}
-td details{margin:.2em 0 0;font-size:.92em}td summary{font-weight:400;color:#59636e}.f-error{color:#cf222e}.f-slip{color:#8250df}.f-depends-on-reading{color:#9a6700}.f-holds{color:#1a7f37}.f-inconclusive{color:#bf8700}.f-not-checkable{color:#59636e}
-.x{color:#cf222e;font-weight:700}.cl p{margin:.25em 0 .25em 1em}.only{display:none}
+.fb{display:inline-block;padding:0 7px;border-radius:4px;font-weight:700;font-size:.85em;color:#fff;white-space:nowrap}
+.fb.f-error{background:#cf222e}.fb.f-slip{background:#8250df}.fb.f-depends-on-reading{background:#9a6700}.fb.f-inconclusive{background:#6e7781}
+.fb.f-holds{background:#1a7f37}.fb.f-not-checkable{background:#d0d7de;color:#1f2328}
+.counts a,.counts .none{margin-right:.9em;text-decoration:none;white-space:nowrap}.counts .none{opacity:.55}
+article.finding{border:1px solid #d0d7de;border-radius:6px;padding:8px 12px;margin:10px 0}
+article.finding h3{margin:0 0 .4em}.loc{color:#59636e;font-weight:400;font-size:.9em}
+blockquote.quote{border-left:4px solid #d0d7de;padding:4px 10px;margin:.4em 0;background:#f6f8fa}
+article.finding ul{margin:.2em 0 .4em;padding-left:1.3em}article.finding p{margin:.35em 0}.fails li,.witness li{margin:.15em 0}.why{color:#31363b}
+.claims li{margin:.1em 0}.code{color:#59636e}a.id,.id{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}
+ul.errors{padding-left:1.2em}ul.errors li{margin:.25em 0}
+.math{display:inline-block;max-width:100%;overflow-x:auto;overflow-y:hidden;vertical-align:middle}.math math{font-size:1.08em}
+.math.display{display:block;text-align:center}
+code.tex{border:1px dashed #bf8700;padding:0 3px}code.tex::before{content:"TeX: ";color:#9a6700;font-size:.85em}
+td details{margin:.2em 0 0;font-size:.92em}td summary{font-weight:400;color:#59636e}.cl p{margin:.25em 0 .25em 1em}.only{display:none}
 #unexpected-only:target~.only{display:block}#unexpected-only:target~.ok,#unexpected-only:target~* .ok{display:none}
+@media (max-width:700px){body{padding:10px 10px}table:not(.stack){display:block;overflow-x:auto}table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;border:0}
+table.stack tr:first-child{display:none}table.stack tr{border-top:1px solid #d0d7de;padding:4px 0}
+table.stack td{display:inline-block;padding:1px 6px 1px 0}table.stack td.num::before{content:attr(data-label) " "}}
 """
 
 

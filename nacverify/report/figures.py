@@ -119,21 +119,33 @@ def frozen_figure(columns: Sequence[tuple[str, Mapping[str, np.ndarray]]], path:
     return _save(fig, path)
 
 
-def tightness_bars(rows: Sequence[tuple[str, float, str]], path: str | os.PathLike, *, label: str = "max |eps| / bound") -> Path:
-    """Horizontal bars of each claim's largest error/bound ratio, coloured by verdict;
-    the dashed line at 1 is where a bound is attained (beyond it: violated)."""
+#: The colour of a bound on the tightness chart: red when the measured value exceeds it (violated), green within it.
+BOUND_COLORS = {"violated": VERDICT_COLORS["refuted"], "within": VERDICT_COLORS["holds"]}
+
+
+def tightness_bars(rows: Sequence[tuple], path: str | os.PathLike, *, label: str = "max |eps| / bound") -> Path:
+    """Horizontal bars of each claim's largest measured value over its bound. The colour says what the
+    bar shows: red beyond 1 (the bound is violated), green within it, whatever the claim expected
+    (a claim may state that a bound is exceeded). Each label names the claim, its verdict and,
+    separately, whether that verdict is the expected one (rows: (id, value, verdict[, expected]))."""
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(9.0, 0.28 * len(rows) + 1.2), constrained_layout=True)
+    fig, ax = plt.subplots(figsize=(9.0, 0.28 * len(rows) + 1.5), constrained_layout=True)
     y = np.arange(len(rows))
     values = [r[1] for r in rows]
-    ax.barh(y, values, color=[VERDICT_COLORS.get(r[2], "0.5") for r in rows])
-    ax.set_yticks(y, [r[0] for r in rows], fontsize=8)
+    ax.barh(y, values, color=[BOUND_COLORS["violated" if v > 1.0 else "within"] for v in values])
+
+    def name(row) -> str:
+        expected = row[3] if len(row) > 3 else None
+        mark = "" if expected is None else (", as expected" if row[2] == expected else f", expected {expected}")
+        return f"{row[0]} ({row[2]}{mark})"
+
+    ax.set_yticks(y, [name(r) for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.axvline(1.0, color="k", lw=0.8, ls="--")
     for yi, v in zip(y, values):
-        ax.text(v, yi, f" {v:.3g}", va="center", fontsize=7)
-    ax.set_xlabel(label)
-    ax.set_xlim(0, max(1.1, 1.15 * max(values, default=1.0)))
+        ax.text(v, yi, f" {v:.3g}" + (" violated" if v > 1.0 else ""), va="center", fontsize=7)
+    ax.set_xlabel(f"{label}   (red: beyond the bound, violated; green: within it)")
+    ax.set_xlim(0, max(1.1, 1.25 * max(values, default=1.0)))
     return _save(fig, path)
 
 

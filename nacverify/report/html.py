@@ -1,22 +1,28 @@
-"""A static, offline HTML report, built from the ledger: ``index.html`` has the gate's banner (a
-link to each claim whose verdict differs from the expected one, with its reason), the figures,
-the findings per document and every claim not as expected; ``doc-<document>.html`` holds one
-document's ledger items (quote, finding, claims); ``claims-<document>.html`` and
-``claims.html`` hold each claim's details. No network assets: inline CSS, no scripts, figures as
-PNG files next to ``index.html``. The "unexpected only" view is a CSS ``:target`` filter
-(``#unexpected-only``): it hides every item, row and claim whose verdicts are all as expected.
+"""A static, offline HTML report, built from the ledger: ``index.html`` opens with the gate's banner
+(a link to each claim whose verdict differs from the expected one, with its reason) and the
+findings' overview (each document's counts, every count a link, and each document's errors and
+slips), then the run, the figures and the claims not as expected; ``doc-<document>.html`` holds one
+document's findings, heaviest first (quote, place, what fails and the witness, defence and
+prosecution, the claims tested and cited: `_html_findings`); ``claims-<document>.html`` and
+``claims.html`` hold each claim's details; ``standard.html`` is the labelling standard. No network
+assets and no scripts: inline CSS, formulas as MathML (`formulas`), figures as PNG files next to
+``index.html``; every link is relative, so the folder can be copied anywhere. The "unexpected only"
+view is a CSS ``:target`` filter (``#unexpected-only``): it hides every item, row and claim whose
+verdicts are all as expected. The layout fits a 1280 px screen and a 390 px phone: ids wrap, a wide
+formula or table scrolls inside its own box.
 
 What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
 
-- the banner, the findings per document and the document pages (claims in no ledger item
-  are listed on the index), per-claim details (statement, message, scalars, witness,
-  arrays) collapsed in ``<details>``, with text the page already shows left out (the quote a
-  claim's source repeats, a scalar equal to its witness entry or reading);
+- the banner, the findings (overview and document pages; claims in no ledger item are listed on
+  the index), per-claim details (statement, message, scalars, witness, arrays, the place in the
+  source that decides it) collapsed in ``<details>``, with text the page already shows left out
+  (the quote a claim's source repeats, a scalar equal to its witness entry or reading);
 - frozen vs varying trajectories with |eps|, the bounds and the tightness over t per
   regime (``/frozen_error/<regime>`` sections, or claim arrays with ``t``,
   ``a_varying``, ``a_frozen``, ``abs_error``);
-- tightness of each bound: claim scalars ``max_tightness`` / ``max_ratio`` as bars, and
-  the distribution over sweep draws (``.../sweep/members/tightness_<bound>``);
+- tightness of each bound: claim scalars ``max_tightness`` / ``max_ratio`` as bars, red beyond 1
+  (violated) and green within, whatever the claim expected, and the distribution over sweep draws
+  (``.../sweep/members/tightness_<bound>``);
 - the Euler overshoot region: claims with a ``dt_omega`` array, and other ``euler``
   claims' arrays;
 - LTC bounds along trajectories: arrays of claims whose id starts with ``ltc.``;
@@ -26,12 +32,13 @@ What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
 - the arrays of at most `MAX_CLAIM_FIGURES` other claims as figures (claims not as expected
   first; the rest are summarised in their details) and every other section as a listing.
 
-The figures come first, so a reader meets them before the tables; the page of a ``check
---quick`` report renders in a few seconds (drawing is what costs: about 0.2 s a figure).
+The pages of a ``check --quick`` report render in a few seconds (drawing is what costs: about 0.2 s
+a figure).
 
-The page is built from three modules: `_html_parts` (escaping, tables, the page, the document
-and its write), `_html_documents` (header, banner, findings, document pages, claim details)
-and `_html_evidence` (the figures and the sections they illustrate); this module lays them out.
+The pages are built from `_html_parts` (escaping, tables, the page, the document and its write),
+`_html_documents` (header, banner, the ledger's view of the report, claim details),
+`_html_findings` (the overview and the document pages) and `_html_evidence` (the figures and the
+sections they illustrate); this module lays them out.
 """
 
 from __future__ import annotations
@@ -45,16 +52,16 @@ import tempfile
 from pathlib import Path
 
 from ..errors import BadInput, EnvironmentProblem
-from ._html_documents import (_claim_details, _doc_page, _document_page, _documents, _filter, _findings_section, _header,
-                              _unexpected_section, _unledgered_section)
+from ._html_documents import _claim_details, _doc_page, _documents, _filter, _header, _meta, _unexpected_section, _unledgered_section
 from ._html_evidence import (AXIS_NAMES, MAX_CLAIM_FIGURES, SCALING_AXES, _bench_section, _choose_figures, _euler_section,
                              _frozen_section, _ltc_section, _other_claims_section, _other_sections, _tightness_section)
+from ._html_findings import STANDARD_PAGE, document_page, overview_section, standard_page
 from ._html_parts import _document, _e, _ok, _Page, _write_page
 from ._io import ClaimRecord, ReportData
 
 __all__ = ["render_html", "AXIS_NAMES", "SCALING_AXES"]
 
-FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html)$")  # what a page writes beside index.html
+FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html|standard\.html)$")  # what a page writes beside index.html
 
 
 # ------------------------------------------------------------------ page
@@ -134,8 +141,8 @@ def _install(staging: Path, folder: Path, overwrite: bool) -> None:
     _write_page(folder / MANIFEST, json.dumps({"tool": "nacverify report html", "files": written}, indent=1, sort_keys=True) + "\n")
 
 
-_TOC = [("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"), ("ltc", "LTC bounds"), ("bench", "benchmarks"),
-        ("evidence", "other evidence"), ("findings", "findings per document"), ("unexpected", "not as expected"), ("claims", "claims"),
+_TOC = [("findings", "findings"), ("run", "the run"), ("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"), ("ltc", "LTC bounds"), ("bench", "benchmarks"),
+        ("evidence", "other evidence"), ("unexpected", "not as expected"), ("claims", "claims"),
         ("sections", "all sections")]
 
 
@@ -167,10 +174,12 @@ def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     page = _Page(folder)
     _header(page, data, docs)
     toc_at = len(page.parts)
+    overview_section(page, data, docs)
+    page.add('<h2 id="run">The run</h2>')
+    _meta(page, data)
     _choose_figures(page, data, max_claim_figures)
     for build in (_frozen_section, _tightness_section, _euler_section, _ltc_section, _bench_section, _other_claims_section):
         build(page, data)
-    _findings_section(page, data, docs)
     _unexpected_section(page, data, docs)
     _unledgered_section(page, data, docs)
     _other_sections(page, data)
@@ -179,14 +188,20 @@ def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     page.parts.insert(toc_at, "<p>" + " &middot; ".join(f'<a href="{_e(a)}">{_e(t)}</a>' for a, t in toc) + "</p>")
     for doc in docs.rows:
         doc_page = _Page(folder)
-        _document_page(doc_page, data, docs, doc)
+        document_page(doc_page, data, docs, doc, _filter)
         _write_page(folder / _doc_page(doc), _document(f"{doc}: {docs.rows[doc][0]}", doc_page.parts, data))
+    standard = standard_page(folder) if docs.rows else None
+    if standard is not None:
+        _write_page(folder / STANDARD_PAGE, _document(standard[0], [standard[1]], data))
     by_page: dict[str, list[ClaimRecord]] = {}
     for c in data.claims.values():
         by_page.setdefault(docs.page_of(c.id), []).append(c)
     for name, claims in by_page.items():
         details = _Page(folder)
-        details.add(f'<h1 id="top">{_e(name[:-5])}: claims of {_e(data.path.name)}</h1><p><a href="index.html">the report</a> (banner, figures, documents)</p>')
+        doc = name[len("claims-"):-len(".html")] if name.startswith("claims-") else ""
+        back = f' &middot; <a href="{_e(_doc_page(doc))}">document {_e(doc)}: its findings</a>' if doc in docs.rows else ""
+        details.add(f'<nav class="small"><a href="index.html">overview: every document</a>{back}</nav>'
+                    f'<h1 id="top">{_e(name[:-5])}: claims of {_e(data.path.name)}</h1>')
         _filter(details, data, count=sum(not _ok(c) for c in claims))
         _claim_details(details, claims, docs)
         _write_page(folder / name, _document(f"{name[:-5]}: claims of {data.path.name}", details.parts, data))
