@@ -20,6 +20,7 @@ eps = Symbol("epsilon", nonnegative=True)
 eps_pos = Symbol("epsilon", positive=True)
 d_k = Symbol("d_k", positive=True)
 p = Symbol("p", positive=True)
+omega_target = Symbol("omega_target", positive=True)  # a value the time-constant head is asked to take
 j = Symbol("j", integer=True, nonnegative=True)
 y, s_ = symbols("y s", positive=True)
 lam, ell = symbols("lambda ell", real=True)   # ray parameter and c.[q0; k0] (eq. 18 scaling argument)
@@ -145,6 +146,39 @@ OBLIGATIONS = [
         ),
         expect=HOLDS,
         reason="sigma(x1) fills (0, 1), softplus(x2) + eps fills (eps, oo); the ratio is continuous on a connected domain",
+    ),
+    Obligation(
+        "nac.eq15_16.separate_heads_pairs",
+        kind="reading",
+        reading="Section 2.2's 'separate head layers' (the 'branches that compute phi and omega_tau' of Figure 1(c)): eq. 15-16 "
+                "applied to two separate backbone outputs x1 (for phi) and x2 (for omega)",
+        source=f"{SEED001}, Section 2.2: '(i) separate head layers enable the system to capture temporal and structural dependencies "
+               f"independently' (000: the paragraph after eq. 13)",
+        statement="with separate outputs every pair (phi, omega) in (0, 1) x (eps, oo) is reached, each head set on its own: "
+                  "x1 = logit(phi) and x2 = log(e^(omega - eps) - 1)",
+        check=AllOf(
+            phi_any=Identity(sigmoid(log(p / (1 - p))), p, intervals={p: (0.0, 1.0)}, where=lambda q: 0 < q["p"] < 1),
+            omega_any=Identity(softplus(log(exp(omega_target - eps_pos) - 1)) + eps_pos, omega_target,
+                               intervals={omega_target: (0.0, 20.0), eps_pos: (0.0, 0.5)},
+                               where=lambda q: q["omega_target"] > q["epsilon"] + 1e-3),
+        ),
+        expect=HOLDS,
+        reason="sigma and softplus are bijections onto (0, 1) and (0, oo), and the two heads read different outputs",
+    ),
+    Obligation(
+        "nac.eq15_16.shared_output_as_printed",
+        kind="reading",
+        reading="eq. 15-16 as printed: sigma and softplus applied to the same output NN_backbone(u)",
+        source=f"{SEED001}, Section 2.2, eq. 15-16 and '(i) separate head layers enable the system to capture temporal and "
+               f"structural dependencies independently' (000: eq. 15-16 and the paragraph after eq. 13)",
+        statement="with phi = sigma(NN_backbone(u)) and omega = softplus(NN_backbone(u)) + eps from one output, fixing omega "
+                  "still lets phi take any value p in (0, 1)",
+        check=Identity(sigmoid(log(exp(omega_target - eps_pos) - 1)), p,
+                       intervals={p: (0.0, 1.0), omega_target: (0.0, 20.0), eps_pos: (0.0, 0.5)},
+                       where=lambda q: 0 < q["p"] < 1 and q["omega_target"] > q["epsilon"] + 1e-3),
+        expect=REFUTED,
+        reason="omega fixes the shared output x = log(e^(omega - eps) - 1) and so phi = 1 - e^(eps - omega): the content gate is a "
+               "strictly increasing function of the time constant, and nothing is set independently",
     ),
     Obligation(
         "nac.gates.shared.euler_mode_interval",

@@ -130,6 +130,12 @@ def recheck_shared_omega_one(c):
     return 0 < p < 1 and abs(sigmoid(x_star) - p) > 1e-6
 
 
+def recheck_shared_output_as_printed(c):
+    eps, p, omega = c["epsilon"], c["p"], c["omega_target"]
+    x_star = brentq(lambda x: softplus(x) + eps - omega, -50, 50)   # the one output that gives omega
+    return 0 < p < 1 and omega > eps and abs(sigmoid(x_star) - p) > 1e-6
+
+
 def recheck_single_key(c):
     b, w, x = c["b"], c["w"], c["x"]
     for logit in (-3.0, 0.0, 2.5):                            # any logit: softmax over one key is 1
@@ -256,6 +262,7 @@ def recheck_score_attribution(p):
 
 
 RECHECK = {
+    "nac.eq15_16.shared_output_as_printed": recheck_shared_output_as_printed,
     "nac.score.phm2012_attribution": recheck_score_attribution,
     "nac.eq28.integral_to_T_as_printed": recheck_eq28_to_T,
     "nac001.motivation.plugged_as_extracted": recheck_plugged_as_extracted,
