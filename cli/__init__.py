@@ -52,7 +52,7 @@ def _persistent_compilation_cache() -> None:
 
 def compilation_cache_state() -> str:
     """"warm" when JAX's persistent compilation cache folder holds an entry, else "cold" (missing,
-    empty, or the cache off): which measured claim costs order the tasks (`nacverify.task_plan.plan_tasks`)."""
+    empty, or the cache off): which measured claim costs order the tasks (`nacverify.run.task_plan.plan_tasks`)."""
     folder = os.environ.get("JAX_COMPILATION_CACHE_DIR", "").strip()
     try:
         with os.scandir(folder) as entries:

@@ -20,7 +20,7 @@ from ._common import fitted, command_line, console, finish, finish_interrupted, 
 from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
 from ._common import Background, Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
 
-_load, __getattr__ = lazy_names(globals(), {"run_claims": "nacverify.runner"})
+_load, __getattr__ = lazy_names(globals(), {"run_claims": "nacverify.run.runner"})
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 

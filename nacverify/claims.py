@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import BadInput, Interrupted
 from .precision import float64
-from .shared_work import running
+from .run.shared_work import running
 
 __all__ = [
     "Verdict",

@@ -26,7 +26,7 @@ import numpy as np
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import from_host, host_zeros
 from ..program_cache import cached_jit
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 from ._ltc_common import _CACHE, M, N, SEED002, _bptt_problem, _cost_data, _fit, _linear_fit, _net, bptt_loss
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import host_zeros
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ._ltc_common import _CACHE, SEED002, _cost_data, _fit, _linear_fit, _net, fused_sequence
 from .ltc_bptt import _adjoint_check
 

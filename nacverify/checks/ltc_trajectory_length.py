@@ -18,7 +18,7 @@ import numpy as np
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..host import from_host
 from ..program_cache import cached_jit
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ._ltc_common import _CACHE, SEED002, _fit
 
 __all__ = ["trajectory_length_claims", "trajectory_bound_ratio"]

@@ -42,7 +42,7 @@ from ..margins import TIGHTER, solver_margin
 from ..model import NAC
 from ..model.nac import GateTrace
 from ..program_cache import cached_jit, register_namedtuple
-from ..shared_work import shared
+from ..run.shared_work import shared
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 
 __all__ = ["gate_claims", "variant_gates", "SIZES"]

@@ -21,7 +21,7 @@ from ..precision import uses_float64
 from ..margins import solver_margin
 from ..odes import frozen_solution
 from ..regimes import Regime
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers import solve_ensemble
 from ._bounds import bound_curves, variation_bound
 from ._specs import RegimeSpec, SolveOptions
