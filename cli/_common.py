@@ -158,10 +158,10 @@ def lazy_names(module_globals: dict[str, Any], names: dict[str, str]) -> tuple[C
 
 
 def enable_float64() -> None:
-    """The command line computes in float64 (`nacverify.precision.enable_float64_globally`). Done when a
+    """The command line computes in float64 (`nacverify.compute.precision.enable_float64_globally`). Done when a
     command starts, not when the package is imported: importing JAX takes seconds, which `--help` and
     argument errors should not pay."""
-    from nacverify.precision import enable_float64_globally
+    from nacverify.compute.precision import enable_float64_globally
 
     enable_float64_globally()
 
@@ -263,8 +263,8 @@ def _interrupted(note: str, report: Callable[[dict[str, Any]], str | None] | Non
 
 def check_path_variables() -> None:
     """Every environment variable that names a path is checked before any work (`BadInput`, one
-    line): a wrong one is an error, never a silent fallback (`nacverify.environment.path_variable_problems`)."""
-    from nacverify.environment import PATH_VARIABLES, path_variable_problems
+    line): a wrong one is an error, never a silent fallback (`nacverify.compute.environment.path_variable_problems`)."""
+    from nacverify.compute.environment import PATH_VARIABLES, path_variable_problems
 
     from . import FILLED_IN
 

@@ -156,7 +156,7 @@ def bench(
         raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
     from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, parse_batches, records_section, scaling_fits, suite_configs, targets
     from nacverify.bench_peaks import device_peak
-    from nacverify.environment import device_description
+    from nacverify.compute.environment import device_description
     from nacverify.report import Report, check_writable, default_report_path
 
     batches = parse_batches(batch) if batch is not None else None

@@ -34,7 +34,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from nacverify.environment import device_description
+from nacverify.compute.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores

@@ -34,7 +34,7 @@ import h5py
 import typer
 from rich.table import Table
 
-from nacverify.environment import device_description
+from nacverify.compute.environment import device_description
 from nacverify.frozen import run_sweep
 from nacverify.report import Report, Spool, check_writable, default_report_path
 

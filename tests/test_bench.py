@@ -72,7 +72,7 @@ def test_measure_protocol(kind, monkeypatch):
     assert rec.p10_s == pytest.approx(1e-3, abs=1e-12) and rec.p90_s == pytest.approx(6.3e-3, abs=1e-12)
     assert rec.throughput == pytest.approx(cfg.batch / 3.5e-3)
     # one call's work from XLA's cost analysis on the CPU lowering, achieved rates over the fake median
-    from nacverify.xla_cost import cpu_cost_analysis
+    from nacverify.compute.xla_cost import cpu_cost_analysis
 
     params, static = eqx.partition(bench.build(cfg, 0), eqx.is_array)
     xs = jax.ShapeDtypeStruct((cfg.batch, cfg.T, cfg.d_model), jnp.float32)

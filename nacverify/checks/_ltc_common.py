@@ -28,7 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext
-from ..host import from_host, host_zeros
+from ..compute.host import from_host, host_zeros
 from ..margins import TIGHTER, solver_margin
 from ..run.shared_work import cached
 from ..solvers._diffrax import solve_system

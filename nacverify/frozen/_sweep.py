@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import BadInput, Interrupted
-from ..precision import float64
+from ..compute.precision import float64
 from ..regimes import NAMED_REGIMES, Regime, sample_draws
 from ..run.shared_work import cached
 from ..solvers import solve_ensemble

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 
-from ..device_memory import DeviceMemory, default_device
+from ..compute.device_memory import DeviceMemory, default_device
 
 __all__ = ["DeviceMemory", "CPU_PAIR_BUDGET", "MIN_CHUNK_QUERIES", "MEMORY_FRACTION", "LIVE_PAIR_ARRAYS", "default_device", "query_chunk"]
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..claims import CheckContext, Claim, Outcome, Result, evaluate, registry
 from ..errors import EnvironmentProblem, Interrupted, NacverifyError
-from ..precision import float64
+from ..compute.precision import float64
 from .task_plan import claim_cost, plan_tasks
 
 __all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost", "Progress"]
