@@ -54,7 +54,7 @@ BYTES_NOTE = ("GB/s: XLA's bytes accessed by one call (every operand and result 
 
 def _row_table(records, title: str, peak: dict) -> RenderableType:
     """Two tables per suite, each fitted to the terminal (`fitted`): the timings, then the rates."""
-    from nacverify.bench import achieved
+    from nacverify.bench.timings import achieved
 
     timings = Table(title=title, caption="parity: rows that compute the public layer's output (proven by nac.model.reference_parity); "
                     "quote speed ratios against the public layer only for those.")
@@ -154,8 +154,8 @@ def bench(
         raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
     if min_T > max_T:
         raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
-    from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, parse_batches, records_section, scaling_fits, suite_configs, targets
-    from nacverify.bench_peaks import device_peak
+    from nacverify.bench.timings import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, parse_batches, records_section, scaling_fits, suite_configs, targets
+    from nacverify.bench.peaks import device_peak
     from nacverify.compute.environment import device_description
     from nacverify.report import Report, check_writable, default_report_path
 

@@ -14,7 +14,7 @@ The rule (`query_chunk`), $c$ a power of two, at most $T_q$:
 * **CPU**: $c = \mathrm{clamp}(\mathrm{CPU\_PAIR\_BUDGET} / (B H W),\ \mathrm{MIN\_CHUNK\_QUERIES},\ c_{max})$:
   a chunk's pairs stay cache-sized, but never fewer than 32 queries: below that, the
   per-chunk overhead dominates. Measured on a 2-core AVX-512 Xeon, T = 1024, d_model 64,
-  4 heads, float32 (`nacverify.bench.measure`, 10 repeats; seq/s, best chunk bold):
+  4 heads, float32 (`nacverify.bench.timings.measure`, 10 repeats; seq/s, best chunk bold):
 
   | row | B | c = 2 | 8 | 16 | 32 | 64 | 128 | 256 |
   | --- | --- | --- | --- | --- | --- | --- | --- | --- |

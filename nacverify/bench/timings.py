@@ -11,7 +11,7 @@ Protocol per configuration (one jitted forward pass on a seeded input, float32):
   lowering (before backend-specific fusion), so it is the same number on every backend; the bytes
   are those the unfused program's operations read and write, from memory or cache (so their rate
   can exceed the memory bandwidth when the data fit in cache). Achieved rates = count / median
-  seconds, and their fractions of the device's peak (`nacverify.bench_peaks`: where each peak
+  seconds, and their fractions of the device's peak (`nacverify.bench.peaks`: where each peak
   figure comes from; null where the peak is unknown);
 * **peak memory**: XLA's buffer assignment of the compiled executable,
   ``compiled.memory_analysis()``: temp + argument + output bytes, i.e. the largest set of
@@ -48,12 +48,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .compute.environment import device_description, library_versions
-from .compute.xla_cost import cpu_cost_analysis
-from .errors import BadInput
-from .model import NAC
-from .model.baselines import MHA, SDPA, LocalityAttention, LTCLayer, SparseTopkRNN
-from .model.curation import block_layout, block_topk, exact_topk, recall_at_k
+from ..compute.environment import device_description, library_versions
+from ..compute.xla_cost import cpu_cost_analysis
+from ..errors import BadInput
+from ..model import NAC
+from ..model.baselines import MHA, SDPA, LocalityAttention, LTCLayer, SparseTopkRNN
+from ..model.curation import block_layout, block_topk, exact_topk, recall_at_k
 
 __all__ = [
     "BenchConfig",
@@ -496,7 +496,7 @@ def environment_section() -> dict[str, Any]:
 def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls: dict[tuple[str, int], float],
                     peak: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """`Report.sections` entries: bench/environment, bench/device_peak (with `peak`: the device's peaks
-    and their sources, `nacverify.bench_peaks.device_peak`), bench/<suite>/<row> (rows named by
+    and their sources, `nacverify.bench.peaks.device_peak`), bench/<suite>/<row> (rows named by
     `BenchConfig.label`), bench/scaling/fits/<curation>[@b<batch>], bench/scaling/recall."""
     sections: dict[str, dict[str, Any]] = {"bench/environment": environment_section()}
     if peak is not None:
