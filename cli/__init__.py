@@ -1,7 +1,7 @@
 """The `nacverify` command line (Typer). Thin: parse, call the library, render, exit.
 
 The command line is a program of its own, so it switches its whole process to float64
-(`nacverify.compute.precision.enable_float64_globally`) when a command starts (`cli._common.guarded`);
+(`nacverify.compute.precision.enable_float64_globally`) when a command starts (`cli._guard.guarded`);
 the library never does. Importing the command line does not import JAX: `--help` and argument
 errors answer at once (tests/test_conventions.py).
 
@@ -17,7 +17,7 @@ use the same cache. A cached executable is the one XLA compiled: results do not 
 import os
 
 #: The values the lines below fill in (the caches' default folders): only a path the user named is
-#: checked (`cli._common.check_path_variables`); the defaults under ~/.cache stay silent when they
+#: checked (`cli._guard.check_path_variables`); the defaults under ~/.cache stay silent when they
 #: cannot be written.
 FILLED_IN: dict[str, str] = {}
 

@@ -14,10 +14,13 @@ from rich.table import Table
 from nacverify.errors import BadInput
 
 from ._cluster import SchedulerOption, cluster
-from ._common import fitted, report_stem, command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
-from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
-from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
-from ._common import lazy_names
+from ._exits import command_line
+from ._finish import finish, finish_interrupted
+from ._guard import guarded, report_stem
+from ._loading import lazy_names
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import console, fitted, progress_bar, screen
+from ._results import print_summary, print_witnesses, verdict_table
 from ._defaults import BACKBONES, HEADS, MODES, QUANTILE_MODES, SHARP_THRESHOLD as DEFAULT_SHARP_THRESHOLD
 
 MODEL = "Model export (--export-model)"

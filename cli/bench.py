@@ -14,7 +14,10 @@ from rich.text import Text
 from nacverify.errors import BadInput
 from ._defaults import BENCH_MIN_REPEATS as MIN_REPEATS
 
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, guarded, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._guard import guarded
+from ._output import console, fitted, progress_bar
 
 
 LTC_PANEL = "LTC audit benchmark (--ltc-audit)"

@@ -38,7 +38,9 @@ from nacverify.compute.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._output import console, fitted, progress_bar
 from .bench_check import _cold_env
 
 

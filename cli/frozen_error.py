@@ -13,9 +13,13 @@ from rich.table import Table
 from nacverify.errors import BadInput, Interrupted
 
 from ._cluster import SchedulerOption, cluster
-from ._common import command_line, err_console, finish, finish_interrupted, fitted, guarded, print_witnesses, verdict_table
-from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
-from ._common import Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
+from ._exits import command_line
+from ._finish import finish, finish_interrupted
+from ._guard import guarded
+from ._loading import lazy_names
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import err_console, fitted, screen
+from ._results import print_summary, print_witnesses, verdict_table
 
 _load, __getattr__ = lazy_names(globals(), {"cached_run": "nacverify.frozen", "instance_claims": "nacverify.frozen.claims",
                                             "average_claim": "nacverify.frozen.claims"})
