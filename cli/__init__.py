@@ -1,7 +1,7 @@
 """The `nacverify` command line (Typer). Thin: parse, call the library, render, exit.
 
 The command line is a program of its own, so it switches its whole process to float64
-(`nacverify.precision.enable_float64_globally`) when a command starts (`cli._common.guarded`);
+(`nacverify.compute.precision.enable_float64_globally`) when a command starts (`cli._guard.guarded`);
 the library never does. Importing the command line does not import JAX: `--help` and argument
 errors answer at once (tests/test_conventions.py).
 
@@ -17,7 +17,7 @@ use the same cache. A cached executable is the one XLA compiled: results do not 
 import os
 
 #: The values the lines below fill in (the caches' default folders): only a path the user named is
-#: checked (`cli._common.check_path_variables`); the defaults under ~/.cache stay silent when they
+#: checked (`cli._guard.check_path_variables`); the defaults under ~/.cache stay silent when they
 #: cannot be written.
 FILLED_IN: dict[str, str] = {}
 
@@ -52,7 +52,7 @@ def _persistent_compilation_cache() -> None:
 
 def compilation_cache_state() -> str:
     """"warm" when JAX's persistent compilation cache folder holds an entry, else "cold" (missing,
-    empty, or the cache off): which measured claim costs order the tasks (`nacverify.task_plan.plan_tasks`)."""
+    empty, or the cache off): which measured claim costs order the tasks (`nacverify.run.task_plan.plan_tasks`)."""
     folder = os.environ.get("JAX_COMPILATION_CACHE_DIR", "").strip()
     try:
         with os.scandir(folder) as entries:
@@ -74,7 +74,7 @@ def _cache_folder(variable: str, name: str) -> None:
 
 # The symbolic claims' texts are cached beside it (`nacverify.symbolic.catalog_cache`), so that
 # loading the claim catalog does not run every proof module (each process that loads it); and the
-# traced programs of the largest jitted functions (`nacverify.program_cache`), so that a process does
+# traced programs of the largest jitted functions (`nacverify.compute.program_cache`), so that a process does
 # not trace and lower again what an earlier run traced: the persistent compilation cache above
 # starts only after lowering.
 _persistent_compilation_cache()

@@ -23,7 +23,7 @@ PROOF_SAMPLES = 400
 SOLVE_RTOL = 1e-12
 SOLVE_ATOL = 1e-14
 MP_DPS = 20
-# nacverify.bench.MIN_REPEATS
+# nacverify.bench.timings.MIN_REPEATS
 BENCH_MIN_REPEATS = 10
 
 #: (module, name, value here) for the test that keeps them equal
@@ -39,5 +39,5 @@ LIBRARY_VALUES = (
     ("nacverify.checks.solver_agreement", "DEFAULT_RTOL", SOLVE_RTOL),
     ("nacverify.checks.solver_agreement", "DEFAULT_ATOL", SOLVE_ATOL),
     ("nacverify.solvers.mpmath_backend", "DEFAULT_DPS", MP_DPS),
-    ("nacverify.bench", "MIN_REPEATS", BENCH_MIN_REPEATS),
+    ("nacverify.bench.timings", "MIN_REPEATS", BENCH_MIN_REPEATS),
 )

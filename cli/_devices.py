@@ -156,7 +156,7 @@ def _emitters() -> str:
 
 
 def _query_chunk_rule() -> str:
-    from nacverify.device_memory import default_device
+    from nacverify.compute.device_memory import default_device
     from nacverify.model.chunking import CPU_PAIR_BUDGET, MEMORY_FRACTION, MIN_CHUNK_QUERIES
 
     device = default_device()
@@ -167,7 +167,7 @@ def _query_chunk_rule() -> str:
 
 
 def _sweep_chunk_default() -> str:
-    from nacverify.device_memory import DeviceMemory, default_device
+    from nacverify.compute.device_memory import DeviceMemory, default_device
     from nacverify.frozen import SolveOptions, default_chunk
 
     points = SolveOptions().points

@@ -13,7 +13,7 @@ from nacverify.frozen import BOUNDS, SearchResult, SolveOptions, run_search
 from nacverify.frozen.claims import search_claim
 from nacverify.report import Report
 
-from ._common import progress_bar
+from ._output import progress_bar
 
 
 def run_searches(names: list[str], n: int, seed: int, *, report: Report, executor: Executor | None, T: float, a0: float, opts: SolveOptions,

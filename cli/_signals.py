@@ -1,7 +1,7 @@
 """Ctrl-C and SIGTERM on the command line: one interrupt, however many signals, at any moment.
 
-An interrupted run keeps what it has finished, in a report marked incomplete (`_common.guarded`
-and `_common.finish_interrupted` write it). Three rules make that hold whenever the signals come:
+An interrupted run keeps what it has finished, in a report marked incomplete (`_guard.guarded`
+and `_finish.finish_interrupted` write it). Three rules make that hold whenever the signals come:
 
 - **The first signal interrupts; later ones are ignored.** The first SIGINT or SIGTERM raises
   KeyboardInterrupt in the main thread; every later one does nothing, so that a second Ctrl-C
@@ -11,7 +11,7 @@ and `_common.finish_interrupted` write it). Three rules make that hold whenever 
   through `redeliver` (the unraisable-exception hook `redelivering`).
 - **During start-up a signal is held.** The console script installs the handler as the first
   thing it does (`hold_during_start_up`, from `cli/app.py`): from then until the command's
-  function starts (`_common.guarded`), modules are being imported and the command line parsed,
+  function starts (`_guard.guarded`), modules are being imported and the command line parsed,
   and a KeyboardInterrupt there would leave half-imported modules that cannot write a report. A
   signal then is recorded, and raised as soon as the command starts (`command_started`), which
   writes its report marked incomplete. A signal before Python runs nacverify's first line (its

@@ -26,7 +26,7 @@ from nacverify.frozen.claims import sweep_claims
 from nacverify.regimes import DRAW_BLOCK, SWEEP_RANGES, sample_draws
 from nacverify.report import Report, Spool, check_space, human_size
 
-from ._common import progress_bar
+from ._output import progress_bar
 
 #: The largest sweep accepted (global draw indices stay exact in float64 and int64).
 MAX_DRAWS = 2**53

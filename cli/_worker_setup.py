@@ -22,7 +22,7 @@ def dask_setup(worker: Any) -> None:
     handles it, writes its partial report and then closes the cluster), and, when the command
     line asks for it (NACVERIFY_WARM_CATALOG=1, `check`), load the claim catalog in the
     background once the worker runs, so that the first task finds it loaded
-    (`nacverify.runner.load_catalog` is thread-safe: the task waits for the warm-up). The
+    (`nacverify.run.runner.load_catalog` is thread-safe: the task waits for the warm-up). The
     process ends without module teardown (`_exit_now`)."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -93,7 +93,7 @@ def _warm_up(worker: Any) -> None:
     if worker.status != Status.running:
         return
     try:
-        from nacverify.runner import load_catalog
+        from nacverify.run.runner import load_catalog
 
         load_catalog()
     except Exception:  # noqa: BLE001  (the first task meets the same error and reports it)

@@ -19,7 +19,8 @@ from typing import Annotated  # noqa: E402
 
 import typer  # noqa: E402
 
-from ._common import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, OUTPUT_ERRNOS, PIPE, console, err_console, one_line, stdout_closed  # noqa: E402
+from ._exits import EXIT_ENVIRONMENT, EXIT_USAGE, INTERRUPTED, one_line  # noqa: E402
+from ._output import OUTPUT_ERRNOS, PIPE, console, err_console, stdout_closed  # noqa: E402
 from .list_cmd import list_claims  # noqa: E402
 from .report_cmd import report_app  # noqa: E402
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+import functools
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated, Optional
 
 import typer
@@ -14,10 +16,13 @@ from rich.table import Table
 from nacverify.errors import BadInput
 
 from ._cluster import SchedulerOption, cluster
-from ._common import fitted, report_stem, command_line, console, finish, finish_interrupted, guarded, print_witnesses, progress_bar, verdict_table
-from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
-from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
-from ._common import lazy_names
+from ._exits import command_line
+from ._finish import finish, finish_interrupted
+from ._guard import guarded, report_stem
+from ._loading import lazy_names
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import console, fitted, progress_bar, screen
+from ._results import print_summary, print_witnesses, verdict_table
 from ._defaults import BACKBONES, HEADS, MODES, QUANTILE_MODES, SHARP_THRESHOLD as DEFAULT_SHARP_THRESHOLD
 
 MODEL = "Model export (--export-model)"
@@ -112,17 +117,12 @@ def audit(
     """Audit exported NAC gates against the theory: omega > 0, Theorem 1's interval, logits recomputed from the
     gates, the Euler step-size margin, input dependence, attainable sharpness, softmax rows. Prints a summary
     (counts, every verdict that differs from the expected one with its witness); -v adds every claim's row."""
-    fmt = output_format(fmt, as_json)
-    level = output_level(verbose, quiet)
-    show = screen(fmt)
+    a = SimpleNamespace(**locals())  # the options as given, for the helpers below
+    a.fmt, a.level = output_format(fmt, as_json), output_level(verbose, quiet)
+    a.show = screen(a.fmt)
     if chunk_pairs is not None and chunk_pairs < 1:
         raise BadInput(f"--chunk-pairs must be >= 1, got {chunk_pairs}")
-    from nacverify.audit import apply_expect, read_expect
-    from nacverify.audit import export_model as write_model_export
     _load()
-    from nacverify.claims import CheckContext, evaluate
-    from nacverify.report import Report, check_writable, default_report_path
-
     if list_only:
         _list_claims()
         return
@@ -130,56 +130,82 @@ def audit(
         raise BadInput("give a gate export FILE, --export-model PATH or --export-golden PATH (one of them)")
     if not 1 <= jobs <= 64:
         raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
-    table = read_expect(expect) if expect is not None else None
-    out_path = check_writable(out or default_report_path(f"audit-{(file or export_model or export_golden).stem}"), overwrite=force)
-    check_junit_xml(junit_xml, force=force, out=out_path)
-    if export_model is not None:
+    plan = _plan(a)
+    audited = _run(a, plan)
+    raise finish(plan.report, plan.out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=a.fmt, level=a.level,
+                 render=functools.partial(_render, a, plan, audited))
+
+
+def _plan(a: SimpleNamespace) -> SimpleNamespace:
+    """The expectations (--expect), the report and its path (refused before any work when they cannot be
+    written), and the file to audit: the one given, or the one --export-model or --export-golden writes now."""
+    from nacverify.audit import export_model as write_model_export
+    from nacverify.audit import read_expect
+    from nacverify.report import Report, check_writable, default_report_path
+
+    table = read_expect(a.expect) if a.expect is not None else None
+    out_path = check_writable(a.out or default_report_path(f"audit-{(a.file or a.export_model or a.export_golden).stem}"), overwrite=a.force)
+    check_junit_xml(a.junit_xml, force=a.force, out=out_path)
+    file = a.file
+    if a.export_model is not None:
         file, _ = write_model_export(
-            export_model, d_model=d_model, num_heads=heads, length=length, batch=batch, seed=seed, overwrite=force,
-            backbone=backbone.value, head=head.value, mode=mode.value, topk=topk, delta_t=delta_t, euler_steps=euler_steps)
-        if level >= Level.normal:
-            show.print(f"export: {file} ({backbone.value} backbone, {head.value} head, mode {mode.value})", markup=False)
-    if export_golden is not None:
-        file = _write_golden(export_golden, mode.value, force, show)
-    report = Report(command=command_line(), seed=seed if export_model is not None else None)
+            a.export_model, d_model=a.d_model, num_heads=a.heads, length=a.length, batch=a.batch, seed=a.seed, overwrite=a.force,
+            backbone=a.backbone.value, head=a.head.value, mode=a.mode.value, topk=a.topk, delta_t=a.delta_t, euler_steps=a.euler_steps)
+        if a.level >= Level.normal:
+            a.show.print(f"export: {file} ({a.backbone.value} backbone, {a.head.value} head, mode {a.mode.value})", markup=False)
+    if a.export_golden is not None:
+        file = _write_golden(a.export_golden, a.mode.value, a.force, a.show)
+    report = Report(command=command_line(), seed=a.seed if a.export_model is not None else None)
+    return SimpleNamespace(expect=table, out_path=out_path, file=file, report=report)
+
+
+def _run(a: SimpleNamespace, plan: SimpleNamespace):
+    """The audit's passes over the export (on a cluster with --jobs or --scheduler), then its claims
+    evaluated and its sections added to the report; an interrupt during the passes writes the report,
+    marked incomplete."""
+    from nacverify.audit import apply_expect
+    from nacverify.claims import CheckContext, evaluate
+
+    file, report = plan.file, plan.report
     reuse_heap_in_this_process()  # this process is nacverify's own: glibc keeps the memory the chunks free
     uptime = _uptime()
-    with cluster(jobs, scheduler) as executor, progress_bar(Path(file).stat().st_size > PROGRESS_BYTES if Path(file).is_file() else False) as bar:
+    with cluster(a.jobs, a.scheduler) as executor, progress_bar(Path(file).stat().st_size > PROGRESS_BYTES if Path(file).is_file() else False) as bar:
         task = bar.add_task("audit", total=None)
 
         def progress(stage: str, done: int, total: int) -> None:
             bar.update(task, description=f"audit, {stage} (rows)", completed=done, total=total)
 
         try:
-            audited = audit_file(file, sharp_threshold=sharp_threshold, executor=executor, chunk_pairs=chunk_pairs,
-                                 quantiles=quantiles.value, progress=progress)
+            audited = audit_file(file, sharp_threshold=a.sharp_threshold, executor=executor, chunk_pairs=a.chunk_pairs,
+                                 quantiles=a.quantiles.value, progress=progress)
         except KeyboardInterrupt:
             report.sections["audit"] = {"file": str(file), "interrupted": "during the passes over the export: no verdicts"}
-            raise finish_interrupted(report, out_path, force=force, note="interrupted during the audit's passes", junit_xml=junit_xml, fmt=fmt) from None
-    export = audited.layout
+            raise finish_interrupted(report, plan.out_path, force=a.force, note="interrupted during the audit's passes", junit_xml=a.junit_xml,
+                                     fmt=a.fmt) from None
     claims = audited.claims
-    if table is not None:
-        claims = apply_expect(claims, table, f"--expect {expect}")
+    if plan.expect is not None:
+        claims = apply_expect(claims, plan.expect, f"--expect {a.expect}")
     report.results = [evaluate(c, CheckContext()) for c in claims]
-    report.sections["audit"] = _export_section(export, file, expect, sharp_threshold, audited.valid_pairs)
-    report.sections["bench/audit"] = {**audited.bench, "jobs": jobs, "scheduler": scheduler or "", "uptime_start": uptime, "uptime_end": _uptime()}
-    bench = audited.bench
+    report.sections["audit"] = _export_section(audited.layout, file, a.expect, a.sharp_threshold, audited.valid_pairs)
+    report.sections["bench/audit"] = {**audited.bench, "jobs": a.jobs, "scheduler": a.scheduler or "", "uptime_start": uptime, "uptime_end": _uptime()}
+    return audited
 
-    def render() -> None:
-        if level >= Level.normal:
-            chunks, size = bench["chunks"], min(bench["chunk_pairs"], export.pairs)  # one chunk of a small export holds all its pairs
-            show.print(f"read {'whole (NPZ)' if audited.in_memory else 'chunk by chunk'}: {chunks} chunk{'s' if chunks != 1 else ''} of "
-                       f"{'up to ' if chunks > 1 else ''}{size} pairs, {bench['passes']} pass{'es' if bench['passes'] != 1 else ''}, "
-                       f"quantiles {bench['quantiles']}; {bench['seconds']:.2f} s, {bench['pairs_per_second']:.3g} pairs/s", markup=False)
-            if export.ignored:
-                show.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
-        title = f"audit of {file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
-        if level == Level.verbose:
-            show.print(verdict_table(report.results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
-            print_witnesses(report.results, show)
-        print_summary(report.results, show, level, title=title)
 
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)
+def _render(a: SimpleNamespace, plan: SimpleNamespace, audited) -> None:
+    """People's output once the report is written: how the export was read, -v's claims and witnesses, the summary."""
+    show, level, export, bench, results = a.show, a.level, audited.layout, audited.bench, plan.report.results
+    if level >= Level.normal:
+        chunks, size = bench["chunks"], min(bench["chunk_pairs"], export.pairs)  # one chunk of a small export holds all its pairs
+        show.print(f"read {'whole (NPZ)' if audited.in_memory else 'chunk by chunk'}: {chunks} chunk{'s' if chunks != 1 else ''} of "
+                   f"{'up to ' if chunks > 1 else ''}{size} pairs, {bench['passes']} pass{'es' if bench['passes'] != 1 else ''}, "
+                   f"quantiles {bench['quantiles']}; {bench['seconds']:.2f} s, {bench['pairs_per_second']:.3g} pairs/s", markup=False)
+        if export.ignored:
+            show.print(f"note: entries not in the format were ignored: {', '.join(export.ignored)}", markup=False)
+    title = f"audit of {plan.file} ({export.pairs} pairs, K = {export.K}, mode {export.mode or 'not given'})"
+    if level == Level.verbose:
+        show.print(verdict_table(results, title=title, extra={"worst pair": lambda r: str(r.outcome.evidence.witness.get("index", r.outcome.evidence.witness.get("row", "")))}))
+        print_witnesses(results, show)
+    print_summary(results, show, level, title=title)
 
 
 def _uptime() -> str:

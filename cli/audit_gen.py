@@ -13,7 +13,8 @@ from rich.table import Table
 
 from nacverify.errors import Interrupted
 
-from ._common import fitted, console, guarded, progress_bar
+from ._guard import guarded
+from ._output import console, fitted, progress_bar
 from ._defaults import DEFECTS
 
 Defect = enum.Enum("Defect", {d: d for d in DEFECTS}, type=str)

@@ -10,9 +10,12 @@ import typer
 
 from nacverify.errors import BadInput
 
-from ._common import report_stem, command_line, finish, guarded, print_witnesses, progress_bar, verdict_table
-from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
-from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
+from ._exits import command_line
+from ._finish import finish
+from ._guard import guarded, report_stem
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import progress_bar, screen
+from ._results import print_summary, print_witnesses, verdict_table
 from ._defaults import LTC_SOLVER_STEPS as DEFAULT_SOLVER_STEPS, LTC_SOLVER_TOL as DEFAULT_SOLVER_TOL
 
 NCPS = "ncps export (--export-ncps)"

@@ -8,7 +8,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ._common import FormatOption, JsonFlag, OutputFormat, fitted, guarded, output_format, print_json, screen
+from ._guard import guarded
+from ._options import FormatOption, JsonFlag, OutputFormat, output_format
+from ._output import fitted, print_json, screen
 
 
 @guarded

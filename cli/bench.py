@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated, Optional
 
 import typer
@@ -14,7 +15,10 @@ from rich.text import Text
 from nacverify.errors import BadInput
 from ._defaults import BENCH_MIN_REPEATS as MIN_REPEATS
 
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, guarded, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._guard import guarded
+from ._output import console, fitted, progress_bar
 
 
 LTC_PANEL = "LTC audit benchmark (--ltc-audit)"
@@ -54,7 +58,7 @@ BYTES_NOTE = ("GB/s: XLA's bytes accessed by one call (every operand and result 
 
 def _row_table(records, title: str, peak: dict) -> RenderableType:
     """Two tables per suite, each fitted to the terminal (`fitted`): the timings, then the rates."""
-    from nacverify.bench import achieved
+    from nacverify.bench.timings import achieved
 
     timings = Table(title=title, caption="parity: rows that compute the public layer's output (proven by nac.model.reference_parity); "
                     "quote speed ratios against the public layer only for those.")
@@ -106,92 +110,131 @@ def bench(
 ) -> None:
     """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
     with --ltc-audit, time the LTC audit instead."""
+    a = SimpleNamespace(**locals())  # the options as given, for the helpers below
     if cold_caches and not (check_scaling or plan_workers):
         raise BadInput("--cold-caches applies to --check-scaling and --plan-workers only")
     if batch is not None and (check_scaling or sweep_bench or ltc_audit or plan_workers):
         mode = "--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit" if ltc_audit else "--plan-workers"
         raise BadInput(f"--batch times the NAC suite's rows; it does not apply to {mode}")
-    if plan_workers is not None:
-        if check_scaling:
+    other = _other_bench(a)
+    if other is not None:
+        raise other
+    _check_nac_options(a)
+    plan = _plan(a)
+    records, recalls = _measure(a, plan)
+    _finish_nac(a, plan, records, recalls)
+
+
+def _other_bench(a: SimpleNamespace) -> typer.Exit | None:
+    """The benches run instead of NAC's (--plan-workers, --check-scaling, --sweep-bench, --ltc-audit),
+    their options checked: the chosen one's exit, or None when NAC is timed."""
+    if a.plan_workers is not None:
+        if a.check_scaling:
             raise BadInput("--plan-workers and --check-scaling are two benches: give one")
-        if not 1 <= plan_workers <= 64:
-            raise BadInput(f"--plan-workers must be between 1 and 64, got {plan_workers}")
+        if not 1 <= a.plan_workers <= 64:
+            raise BadInput(f"--plan-workers must be between 1 and 64, got {a.plan_workers}")
         from .bench_plan import plan_bench
 
-        raise plan_bench(workers=plan_workers, out=out, force=force, cold=cold_caches)
-    if check_scaling:
+        return plan_bench(workers=a.plan_workers, out=a.out, force=a.force, cold=a.cold_caches)
+    if a.check_scaling:
         from .bench_check import check_scaling_bench
 
         try:
-            ladder = [int(j) for j in scaling_jobs.split(",")] if scaling_jobs else None
+            ladder = [int(j) for j in a.scaling_jobs.split(",")] if a.scaling_jobs else None
         except ValueError:
-            raise BadInput(f"--scaling-jobs must be comma-separated integers, got {scaling_jobs!r}") from None
+            raise BadInput(f"--scaling-jobs must be comma-separated integers, got {a.scaling_jobs!r}") from None
         if ladder is not None and not all(1 <= j <= 64 for j in ladder):
-            raise BadInput(f"--scaling-jobs must be between 1 and 64, got {scaling_jobs!r}")
-        raise check_scaling_bench(jobs=ladder, out=out, force=force, cold=cold_caches)
-    if sweep_bench:
+            raise BadInput(f"--scaling-jobs must be between 1 and 64, got {a.scaling_jobs!r}")
+        return check_scaling_bench(jobs=ladder, out=a.out, force=a.force, cold=a.cold_caches)
+    if a.sweep_bench:
         from .bench_sweep import sweep_bench as bench_the_sweep
 
-        if sweep_draws < 1 or scaling_draws < 1 or scaling_repeats < 1:
+        if a.sweep_draws < 1 or a.scaling_draws < 1 or a.scaling_repeats < 1:
             raise BadInput("--sweep-draws, --scaling-draws and --scaling-repeats must be >= 1")
-        raise bench_the_sweep(draws=sweep_draws, scaling_draws=scaling_draws, repeats=scaling_repeats, seed=seed, out=out, force=force)
-    if ltc_audit:
+        return bench_the_sweep(draws=a.sweep_draws, scaling_draws=a.scaling_draws, repeats=a.scaling_repeats, seed=a.seed, out=a.out, force=a.force)
+    if a.ltc_audit:
         from .bench_ltc import ltc_audit_bench
 
-        if not 0 <= seed < 2**31:
-            raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
-        if ltc_units < 1 or ltc_steps < 1:
+        if not 0 <= a.seed < 2**31:
+            raise BadInput(f"--seed must be in [0, 2^31), got {a.seed}")
+        if a.ltc_units < 1 or a.ltc_steps < 1:
             raise BadInput("--ltc-units and --ltc-steps must be >= 1")
-        if ltc_wiring not in ("fc", "autoncp"):
-            raise BadInput(f"--ltc-wiring must be fc or autoncp, got {ltc_wiring!r}")
-        raise ltc_audit_bench(units=ltc_units, steps=ltc_steps, wiring=ltc_wiring, seed=seed, cli_run=ltc_cli, out=out, force=force)
-    if repeats < MIN_REPEATS:
-        raise BadInput(f"--repeats must be >= {MIN_REPEATS}, got {repeats}")
-    for name, value in (("T", T), ("max-T", max_T), ("min-T", min_T)):
+        if a.ltc_wiring not in ("fc", "autoncp"):
+            raise BadInput(f"--ltc-wiring must be fc or autoncp, got {a.ltc_wiring!r}")
+        return ltc_audit_bench(units=a.ltc_units, steps=a.ltc_steps, wiring=a.ltc_wiring, seed=a.seed, cli_run=a.ltc_cli, out=a.out, force=a.force)
+    return None
+
+
+def _check_nac_options(a: SimpleNamespace) -> None:
+    """Refuse the NAC suites' options that cannot be timed, before any work."""
+    if a.repeats < MIN_REPEATS:
+        raise BadInput(f"--repeats must be >= {MIN_REPEATS}, got {a.repeats}")
+    for name, value in (("T", a.T), ("max-T", a.max_T), ("min-T", a.min_T)):
         if value < 8:
             raise BadInput(f"--{name} must be >= 8, got {value}")
-    if not 0 <= seed < 2**31:
-        raise BadInput(f"--seed must be in [0, 2^31), got {seed}")
-    if min_T > max_T:
-        raise BadInput(f"--min-T ({min_T}) must not exceed --max-T ({max_T})")
-    from nacverify.bench import MEMORY_METHOD, RECALL_INPUTS, block_recall, measure, parse_batches, records_section, scaling_fits, suite_configs, targets
-    from nacverify.bench_peaks import device_peak
-    from nacverify.environment import device_description
+    if not 0 <= a.seed < 2**31:
+        raise BadInput(f"--seed must be in [0, 2^31), got {a.seed}")
+    if a.min_T > a.max_T:
+        raise BadInput(f"--min-T ({a.min_T}) must not exceed --max-T ({a.max_T})")
+
+
+def _plan(a: SimpleNamespace) -> SimpleNamespace:
+    """The configurations to time and the recall measurements, the report (its path refused before any
+    work when it cannot be written), and the device with its peaks (printed)."""
+    from nacverify.bench.peaks import device_peak
+    from nacverify.bench.timings import MEMORY_METHOD, RECALL_INPUTS, parse_batches, suite_configs
+    from nacverify.compute.environment import device_description
     from nacverify.report import Report, check_writable, default_report_path
 
-    batches = parse_batches(batch) if batch is not None else None
-    configs = suite_configs(suite.value, T=T, max_T=max_T, min_T=min_T, only=only, batches=batches)
-    out_path = check_writable(out or default_report_path(f"bench-{suite.value}"), overwrite=force)
-    report = Report(command=command_line(), seed=seed)
+    batches = parse_batches(a.batch) if a.batch is not None else None
+    configs = suite_configs(a.suite.value, T=a.T, max_T=a.max_T, min_T=a.min_T, only=a.only, batches=batches)
+    out_path = check_writable(a.out or default_report_path(f"bench-{a.suite.value}"), overwrite=a.force)
+    report = Report(command=command_line(), seed=a.seed)
     console.print(f"device: {device_description()}; peak memory: {MEMORY_METHOD}", markup=False)
     peak = device_peak()
     console.print(f"machine: {peak['machine']}; peak FLOP/s: {_rate(peak['peak_flops_per_second'], 'FLOP/s')} ({peak['peak_flops_source']}); "
                   f"peak bytes/s: {_rate(peak['peak_bytes_per_second'], 'B/s')} ({peak['peak_bytes_source']})", markup=False)
-    records = []
-    recalls: dict[tuple[str, int], float] = {}
     scaling_Ts = sorted({c.T for c in configs if c.suite == "scaling" and c.group == "block"})
     recall_jobs = [(kind, t) for kind in RECALL_INPUTS for t in scaling_Ts]
+    return SimpleNamespace(configs=configs, out_path=out_path, report=report, peak=peak, scaling_Ts=scaling_Ts, recall_jobs=recall_jobs)
+
+
+def _measure(a: SimpleNamespace, plan: SimpleNamespace) -> tuple[list, dict[tuple[str, int], float]]:
+    """Time every configuration and measure every recall, with a progress bar; an interrupt writes what
+    was measured, in a report marked incomplete."""
+    from nacverify.bench.timings import block_recall, measure, records_section, scaling_fits
+
+    records: list = []
+    recalls: dict[tuple[str, int], float] = {}
     try:
         with progress_bar() as bar:
-            task = bar.add_task("bench", total=len(configs) + len(recall_jobs))
-            for config in configs:
+            task = bar.add_task("bench", total=len(plan.configs) + len(plan.recall_jobs))
+            for config in plan.configs:
                 bar.update(task, description=f"{config.suite}: {config.name}")
-                records.append(measure(config, repeats, seed))
+                records.append(measure(config, a.repeats, a.seed))
                 bar.advance(task)
-            for kind, t in recall_jobs:
+            for kind, t in plan.recall_jobs:
                 bar.update(task, description=f"recall@8 {kind} T={t}")
-                recalls[(kind, t)] = block_recall(t, kind=kind, seed=seed)
+                recalls[(kind, t)] = block_recall(t, kind=kind, seed=a.seed)
                 bar.advance(task)
     except KeyboardInterrupt:
-        report.sections = records_section(records, scaling_fits(records), recalls, peak)
-        raise finish_interrupted(report, out_path, force=force, note=f"interrupted after {len(records)} of {len(configs)} configurations") from None
+        plan.report.sections = records_section(records, scaling_fits(records), recalls, plan.peak)
+        raise finish_interrupted(plan.report, plan.out_path, force=a.force,
+                                 note=f"interrupted after {len(records)} of {len(plan.configs)} configurations") from None
+    return records, recalls
 
+
+def _finish_nac(a: SimpleNamespace, plan: SimpleNamespace, records: list, recalls: dict[tuple[str, int], float]) -> None:
+    """The timings' tables (per suite, the scaling fits, the recalls, the targets), then the report written and named."""
+    from nacverify.bench.timings import RECALL_INPUTS, records_section, scaling_fits, targets
+
+    report, peak = plan.report, plan.peak
     fits = scaling_fits(records)
     report.sections = records_section(records, fits, recalls, peak)
     for name in ("paper", "ablations", "scaling"):
         rows = [r for r in records if r.config.suite == name]
         if rows:
-            console.print(_row_table(rows, f"{name} suite ({repeats} timed passes each, float32)", peak))
+            console.print(_row_table(rows, f"{name} suite ({a.repeats} timed passes each, float32)", peak))
     if fits:
         table = Table(title="scaling in T (all queries): fitted exponents, value ~ T^p")
         for col in ("curation", "T range", "time p", "time p (upper half)", "memory p"):
@@ -202,10 +245,10 @@ def bench(
     if recalls:
         table = Table(title="recall@8 of block Top-K against exact Top-K (model q/k)")
         table.add_column("input", no_wrap=True)
-        for t in scaling_Ts:
+        for t in plan.scaling_Ts:
             table.add_column(f"T={t}", justify="right", no_wrap=True)
         for kind in RECALL_INPUTS:
-            table.add_row(kind, *[f"{recalls[(kind, t)]:.3f}" for t in scaling_Ts])
+            table.add_row(kind, *[f"{recalls[(kind, t)]:.3f}" for t in plan.scaling_Ts])
         console.print(fitted(table))
     met = targets(records, fits)
     if met:
@@ -218,7 +261,7 @@ def bench(
         report.sections["bench/targets"] = {
             _key(name): {"measured": value, "limit": limit, "met": ok, "target": name} for name, value, limit, ok in met
         }
-    path = write_report_file(report, out_path, force=force)
+    path = write_report_file(report, plan.out_path, force=a.force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
 
 

@@ -25,11 +25,13 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from nacverify.environment import device_description
+from nacverify.compute.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._output import console, fitted, progress_bar
 
 
 def jobs_ladder(cores: int) -> list[int]:

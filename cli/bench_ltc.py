@@ -14,10 +14,12 @@ import typer
 from rich.table import Table
 
 from nacverify.audit.ltc.bench import AUDIT_TARGET_S, ELAPSED, bench_ltc_audit, ltc_bench_section
-from nacverify.environment import device_description
+from nacverify.compute.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._output import console, fitted, progress_bar
 
 
 def _cli_run(export_file: str, folder: str) -> tuple[float, int]:

@@ -1,7 +1,7 @@
 """`nacverify bench --plan-workers N`: what `check --quick` would take on N workers, estimated on
 this machine, into HDF5.
 
-`check` cuts its claims into tasks for its workers (`nacverify.task_plan.plan_tasks`). Here each
+`check` cuts its claims into tasks for its workers (`nacverify.run.task_plan.plan_tasks`). Here each
 task of the N-worker plan runs alone, ``nacverify check --quick --no-gate --jobs 1 --only ...`` in
 a fresh process bound to one core (as a local worker is when there is a core for each), as many
 at a time as this machine has usable cores. With ``--cold-caches`` each process gets empty caches
@@ -9,7 +9,7 @@ of its own, as every worker of a first run after installing finds them; otherwis
 copy of the caches a serial warm-up run filled (the folders may be moved: cli/__init__.py).
 
 The estimate is the plan's makespan: the tasks' measured claim seconds handed out as the runner
-hands them out (`nacverify.task_plan.makespan`), to which a run adds its start-up (the local
+hands them out (`nacverify.run.task_plan.makespan`), to which a run adds its start-up (the local
 cluster's workers import and load the catalog once; ``startup_s`` is the median over the tasks of
 a process's wall time less its claims' seconds). Pessimistic where a worker's later task would
 find what its earlier one computed (each task here starts in a new process), and where two
@@ -34,11 +34,13 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from nacverify.environment import device_description
+from nacverify.compute.environment import device_description
 from nacverify.report import Report, check_writable, default_report_path
 
 from ._cluster import usable_cores
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._output import console, fitted, progress_bar
 from .bench_check import _cold_env
 
 
@@ -69,7 +71,7 @@ def _run(cmd: list[str], env: dict[str, str], core: Optional[int]) -> tuple[floa
 
 def plan_bench(*, workers: int, out: Optional[Path], force: bool, cold: bool = False, only: Optional[list[str]] = None) -> typer.Exit:
     """The bench (module docstring); `only`: claim globs (default: every claim of `check --quick`)."""
-    from nacverify.task_plan import makespan, plan_tasks
+    from nacverify.run.task_plan import makespan, plan_tasks
 
     from .check import _select
 

@@ -34,12 +34,14 @@ import h5py
 import typer
 from rich.table import Table
 
-from nacverify.environment import device_description
+from nacverify.compute.environment import device_description
 from nacverify.frozen import run_sweep
 from nacverify.report import Report, Spool, check_writable, default_report_path
 
 from ._cluster import cluster
-from ._common import fitted, write_report_file, command_line, console, finish_interrupted, progress_bar
+from ._exits import command_line
+from ._finish import finish_interrupted, write_report_file
+from ._output import console, fitted, progress_bar
 
 #: Issue 14: today's serial sweep throughput (primary solves, trajectories/s), same command, same machine.
 BASELINE_TRAJECTORIES_PER_S = 47_000.0

@@ -16,11 +16,15 @@ from nacverify.errors import BadInput, Interrupted
 
 from . import compilation_cache_state
 from ._cluster import SchedulerOption, cluster, default_jobs
-from ._common import fitted, command_line, console, finish, finish_interrupted, guarded, kind_summary, print_witnesses, progress_bar, verdict_table
-from ._common import FormatOption, JsonFlag, output_format, JunitXmlOption, OutputFormat, check_junit_xml, print_json, screen
-from ._common import Background, Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
+from ._exits import command_line
+from ._finish import finish, finish_interrupted
+from ._guard import guarded
+from ._loading import Background, lazy_names
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import console, fitted, print_json, progress_bar, screen
+from ._results import kind_summary, print_summary, print_witnesses, verdict_table
 
-_load, __getattr__ = lazy_names(globals(), {"run_claims": "nacverify.runner"})
+_load, __getattr__ = lazy_names(globals(), {"run_claims": "nacverify.run.runner"})
 
 GROUP_ORDER = ("symbolic", "frozen-error", "numeric", "ltc", "solvers", "model")
 

@@ -12,8 +12,11 @@ from rich.table import Table
 
 from nacverify.ledger import SEED_FILES, coverage as ledger_coverage, find_seeds_dir, load_ledgers, quote_problems, validate
 
-from ._common import fitted, write_report_file, EXIT_GATE, EXIT_OK, command_line, console, err_console, guarded
-from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
+from ._exits import EXIT_GATE, EXIT_OK, command_line
+from ._finish import write_report_file
+from ._guard import guarded
+from ._options import FormatOption, JsonFlag, OutputFormat, output_format
+from ._output import console, err_console, fitted, print_json
 
 
 @guarded(report=lambda a: "coverage")

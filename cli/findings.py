@@ -21,7 +21,10 @@ from rich.text import Text
 from nacverify.errors import BadInput
 from nacverify.ledger import SEED_FILES, load_ledgers
 
-from ._common import EXIT_GATE, EXIT_OK, VerboseOption, console, err_console, guarded, print_json
+from ._exits import EXIT_GATE, EXIT_OK
+from ._guard import guarded
+from ._options import VerboseOption
+from ._output import console, err_console, print_json
 
 FINDING_STYLE = {"error": "bold red", "slip": "bold magenta", "depends-on-reading": "bold yellow", "holds": "green", "inconclusive": "blue",
                  "not-checkable": "dim"}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import enum
+import functools
 from contextlib import ExitStack
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated, Optional
 
 import typer
@@ -13,9 +15,13 @@ from rich.table import Table
 from nacverify.errors import BadInput, Interrupted
 
 from ._cluster import SchedulerOption, cluster
-from ._common import command_line, err_console, finish, finish_interrupted, fitted, guarded, print_witnesses, verdict_table
-from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
-from ._common import Level, QuietOption, VerboseOption, lazy_names, output_level, print_summary
+from ._exits import command_line
+from ._finish import finish, finish_interrupted
+from ._guard import guarded
+from ._loading import lazy_names
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import err_console, fitted, screen
+from ._results import print_summary, print_witnesses, verdict_table
 
 _load, __getattr__ = lazy_names(globals(), {"cached_run": "nacverify.frozen", "instance_claims": "nacverify.frozen.claims",
                                             "average_claim": "nacverify.frozen.claims"})
@@ -112,136 +118,170 @@ def frozen_error(
 ) -> None:
     """Measure the frozen-coefficient error against Theorem 3's bounds and Table 2 (document 000, B.1.2): the
     measurements per regime and a summary of the verdicts; -v adds every claim's row and witness."""
-    fmt = output_format(fmt, as_json)
-    level = output_level(verbose, quiet)
-    show = screen(fmt)
-    if plot is not None:  # before any work: a plot that cannot be written would lose the run
-        if plot.is_dir():
-            raise BadInput(f"--plot {plot} is a directory")
-        if plot.suffix.lower() not in PLOT_SUFFIXES:
-            raise BadInput(f"--plot {plot}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
-    if sweep < 0:
-        raise BadInput(f"--sweep must be >= 0, got {sweep}")
-    if sweep and regime == RegimeChoice.custom:
+    a = SimpleNamespace(**locals())  # the options as given, for the helpers below
+    a.fmt, a.level = output_format(fmt, as_json), output_level(verbose, quiet)
+    a.show = screen(a.fmt)
+    _check_options(a)
+    plan = _plan(a)
+    done = _run(a, plan)
+    # the report is written before the tables and the plot are made: a failure there loses nothing
+    raise finish(done.report, plan.out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=a.fmt, level=a.level,
+                 render=functools.partial(_render, a, plan, done))
+
+
+def _check_options(a: SimpleNamespace) -> None:
+    """Refuse what the options alone rule out, before any work."""
+    if a.plot is not None:  # before any work: a plot that cannot be written would lose the run
+        if a.plot.is_dir():
+            raise BadInput(f"--plot {a.plot} is a directory")
+        if a.plot.suffix.lower() not in PLOT_SUFFIXES:
+            raise BadInput(f"--plot {a.plot}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
+    if a.sweep < 0:
+        raise BadInput(f"--sweep must be >= 0, got {a.sweep}")
+    if a.sweep and a.regime == RegimeChoice.custom:
         raise BadInput("--sweep draws named regimes; it does not apply to --regime custom")
-    if scipy_draws < 0:
-        raise BadInput(f"--scipy-draws must be >= 0, got {scipy_draws}")
-    if search < 0 or (search and min(search_steps, search_chunk, search_keep) < 1):
-        raise BadInput(f"--search must be >= 0 and --search-steps, --search-chunk, --search-keep >= 1, got {search}, {search_steps}, {search_chunk}, {search_keep}")
-    if search and regime == RegimeChoice.custom:
+    if a.scipy_draws < 0:
+        raise BadInput(f"--scipy-draws must be >= 0, got {a.scipy_draws}")
+    if a.search < 0 or (a.search and min(a.search_steps, a.search_chunk, a.search_keep) < 1):
+        raise BadInput(f"--search must be >= 0 and --search-steps, --search-chunk, --search-keep >= 1, got {a.search}, {a.search_steps}, "
+                       f"{a.search_chunk}, {a.search_keep}")
+    if a.search and a.regime == RegimeChoice.custom:
         raise BadInput("--search starts from the named regimes' draws; it does not apply to --regime custom")
-    import numpy as np
 
-    from nacverify.claims import CheckContext, evaluate
+
+def _plan(a: SimpleNamespace) -> SimpleNamespace:
+    """What the run solves and where it writes: the regimes (every assumption validated), the solver
+    options, the report's path, the sweep's chunk and threads and its plan; all refused (one line)
+    before any work when they cannot be done."""
     from nacverify.frozen import SolveOptions, default_chunk, regime_specs
-    from nacverify.frozen._readings import readings_table
-
-    _load()
-    from nacverify.regimes import NAMED_REGIMES
-    from nacverify.report import Report, check_writable, default_report_path
+    from nacverify.report import check_writable, default_report_path
     from nacverify.solvers import require_backend
 
-    from ._search import run_searches, search_table
-    from ._sweep import plan_sweeps, run_sweeps, sweep_table, usable_cores
+    from ._sweep import plan_sweeps, usable_cores
 
-    opts = SolveOptions(rtol=rtol, atol=atol, points=points, backend=backend)
+    _load()
+    opts = SolveOptions(rtol=a.rtol, atol=a.atol, points=a.points, backend=a.backend)
     opts.check_memory()  # exit 3 before any work when the grid cannot fit
-    if backend != "diffrax":
-        if sweep:
+    if a.backend != "diffrax":
+        if a.sweep:
             raise BadInput("--backend selects the solver of single runs; sweeps use diffrax (drop --sweep or --backend)")
-        require_backend(backend)  # exit 3 with the reason before any work
-    specs = regime_specs(regime.value, T=T, phi0=phi0, omega0=omega0, a0=a0, phi_variation_pct=phi_variation, omega_variation_pct=omega_variation,
-                         rate=rate, jump_at=jump_at, cycles=cycles, phi=phi, omega=omega)
-    built = [s.build() for s in specs]  # validates every assumption before any solve
-    out_path = check_writable(out or default_report_path(f"frozen-error-{regime.value}"), overwrite=force)
-    check_junit_xml(junit_xml, force=force, out=out_path)
-    if plot is not None:  # before any work: a plot that cannot be written would lose the run
-        check_writable(plot, overwrite=force, option="--plot", what="plot")
-        if plot.resolve() in {out_path.resolve(), *([junit_xml.resolve()] if junit_xml else [])}:
-            raise BadInput(f"--plot {plot} is also the report or the JUnit XML; choose another --plot")
-    del built
-    if not 1 <= jobs <= 64:
-        raise BadInput(f"--jobs must be between 1 and 64, got {jobs}")
-    if not 0 <= threads <= 64:
-        raise BadInput(f"--threads must be between 0 and 64, got {threads}")
-    if threads > 1 and (jobs > 1 or scheduler):
+        require_backend(a.backend)  # exit 3 with the reason before any work
+    specs = regime_specs(a.regime.value, T=a.T, phi0=a.phi0, omega0=a.omega0, a0=a.a0, phi_variation_pct=a.phi_variation,
+                         omega_variation_pct=a.omega_variation, rate=a.rate, jump_at=a.jump_at, cycles=a.cycles, phi=a.phi, omega=a.omega)
+    for spec in specs:
+        spec.build()  # validates every assumption before any solve
+    out_path = check_writable(a.out or default_report_path(f"frozen-error-{a.regime.value}"), overwrite=a.force)
+    check_junit_xml(a.junit_xml, force=a.force, out=out_path)
+    if a.plot is not None:  # before any work: a plot that cannot be written would lose the run
+        check_writable(a.plot, overwrite=a.force, option="--plot", what="plot")
+        if a.plot.resolve() in {out_path.resolve(), *([a.junit_xml.resolve()] if a.junit_xml else [])}:
+            raise BadInput(f"--plot {a.plot} is also the report or the JUnit XML; choose another --plot")
+    if not 1 <= a.jobs <= 64:
+        raise BadInput(f"--jobs must be between 1 and 64, got {a.jobs}")
+    if not 0 <= a.threads <= 64:
+        raise BadInput(f"--threads must be between 0 and 64, got {a.threads}")
+    if a.threads > 1 and (a.jobs > 1 or a.scheduler):
         raise BadInput("--threads runs the sweep in this process; with --jobs > 1 or --scheduler the workers run it (drop --threads)")
-    sweep_threads = 1 if jobs > 1 or scheduler else (threads or usable_cores())
-    if chunk < 0:
-        raise BadInput(f"--chunk must be >= 1 (or 0: the device's default), got {chunk}")
-    chunk = chunk or default_chunk(points)
-    if sweep:  # refuse what cannot be stored before any work
-        sweep_specs, plan = plan_sweeps([s.name for s in specs], sweep, seed, T, a0, opts, chunk, keep_draws, out_path)
+    threads = 1 if a.jobs > 1 or a.scheduler else (a.threads or usable_cores())
+    if a.chunk < 0:
+        raise BadInput(f"--chunk must be >= 1 (or 0: the device's default), got {a.chunk}")
+    chunk = a.chunk or default_chunk(a.points)
+    sweep_specs, sweep_plan = ([], "")
+    if a.sweep:  # refuse what cannot be stored before any work
+        sweep_specs, sweep_plan = plan_sweeps([s.name for s in specs], a.sweep, a.seed, a.T, a.a0, opts, chunk, a.keep_draws, out_path)
+    return SimpleNamespace(opts=opts, specs=specs, out_path=out_path, threads=threads, sweep_specs=sweep_specs, sweep_plan=sweep_plan)
 
-    report = Report(command=command_line(), seed=seed if sweep else None)
-    ctx = CheckContext(seed=seed)
-    runs: list = []
-    sweep_rows: list = []
-    search_rows: list = []
+
+def _run(a: SimpleNamespace, plan: SimpleNamespace) -> SimpleNamespace:
+    """Solve every regime and evaluate its claims, print the measurements, then run the sweeps and
+    searches; an interrupt anywhere still leaves the report, marked incomplete."""
+    from nacverify.claims import CheckContext, evaluate
+    from nacverify.frozen._readings import readings_table
+    from nacverify.regimes import NAMED_REGIMES
+    from nacverify.report import Report
+
+    from ._search import run_searches
+    from ._sweep import run_sweeps
+
+    report = Report(command=command_line(), seed=a.seed if a.sweep else None)
+    ctx = CheckContext(seed=a.seed)
+    done = SimpleNamespace(report=report, runs=[], sweep_rows=[], search_rows=[])
     try:  # Ctrl-C / SIGTERM anywhere below still leaves a report, marked incomplete
         with ExitStack() as stack:  # a sweep's cluster first: an unreachable scheduler fails before any work is done
-            executor = stack.enter_context(cluster(jobs, scheduler)) if sweep or search else None
-            claims = [c for spec in specs for c in instance_claims(spec, opts)]
-            if regime in (RegimeChoice.all,) or (len(specs) == 1 and specs[0].name in NAMED_REGIMES):
+            executor = stack.enter_context(cluster(a.jobs, a.scheduler)) if a.sweep or a.search else None
+            claims = [c for spec in plan.specs for c in instance_claims(spec, plan.opts)]
+            if a.regime in (RegimeChoice.all,) or (len(plan.specs) == 1 and plan.specs[0].name in NAMED_REGIMES):
                 claims.append(average_claim())
             # each regime's first bound claim solves it (cached_run), so its seconds include the solve
             report.results = [evaluate(c, ctx) for c in claims]
-            runs += [cached_run(spec, opts) for spec in specs]
-            for run in runs:
-                report.sections[f"frozen_error/{run.regime.name}"] = {
-                    **run.series(),
-                    "description": run.regime.description,
-                    "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
-                    "T": run.regime.T,
-                    "rtol": opts.rtol,
-                    "atol": opts.atol,
-                    "num_steps": run.num_steps,
-                    "backend": opts.backend,
-                    "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
-                    "rel_max_pct": float(run.summary.rel_max_pct[0]),
-                    "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
-                    "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
-                    "L_phi": float(run.regime.facts.L_phi[0]),
-                    "L_omega": float(run.regime.facts.L_omega[0]),
-                }
-
-            if level >= Level.normal:
-                show.print(fitted(_regime_table(runs), show.width))
-            readings = readings_table({r.claim.id: r.verdict.value for r in report.results}, tuple(run.regime.name for run in runs if run.regime.name in NAMED_REGIMES))
+            done.runs += [cached_run(spec, plan.opts) for spec in plan.specs]
+            for run in done.runs:
+                report.sections[f"frozen_error/{run.regime.name}"] = _run_section(run, plan.opts)
+            if a.level >= Level.normal:
+                a.show.print(fitted(_regime_table(done.runs), a.show.width))
+            readings = readings_table({r.claim.id: r.verdict.value for r in report.results},
+                                      tuple(run.regime.name for run in done.runs if run.regime.name in NAMED_REGIMES))
             if readings:
                 report.sections["frozen_error/table2_readings"] = {f"{row}.{col}": v for row, cells in readings.items() for col, v in cells.items() if v != "-"}
-                if level == Level.verbose:
-                    show.print(fitted(_readings_table(readings), show.width))
-            where = scheduler or (f"local cluster of {jobs} workers" if jobs > 1 else "serial" if sweep_threads <= 1 else f"{sweep_threads} threads")
-            if sweep:
-                err_console.print(plan, markup=False)
-                sweep_rows = run_sweeps(sweep_specs, report=report, out_path=out_path, executor=executor, where=where, keep_draws=keep_draws,
-                                        scipy_draws=scipy_draws, ctx=ctx, threads=sweep_threads)
-            if search:
-                search_rows = run_searches([s.name for s in specs], search, seed, report=report, executor=executor, T=T, a0=a0, opts=opts,
-                                           steps=search_steps, chunk=search_chunk, keep=search_keep, ctx=ctx, threads=sweep_threads, where=where)
+                if a.level == Level.verbose:
+                    a.show.print(fitted(_readings_table(readings), a.show.width))
+            where = a.scheduler or (f"local cluster of {a.jobs} workers" if a.jobs > 1 else "serial" if plan.threads <= 1 else f"{plan.threads} threads")
+            if a.sweep:
+                err_console.print(plan.sweep_plan, markup=False)
+                done.sweep_rows = run_sweeps(plan.sweep_specs, report=report, out_path=plan.out_path, executor=executor, where=where,
+                                             keep_draws=a.keep_draws, scipy_draws=a.scipy_draws, ctx=ctx, threads=plan.threads)
+            if a.search:
+                done.search_rows = run_searches([s.name for s in plan.specs], a.search, a.seed, report=report, executor=executor, T=a.T, a0=a.a0,
+                                                opts=plan.opts, steps=a.search_steps, chunk=a.search_chunk, keep=a.search_keep, ctx=ctx,
+                                                threads=plan.threads, where=where)
     except (Interrupted, KeyboardInterrupt) as exc:  # an interrupted sweep has added its finished chunks' section
-        raise finish_interrupted(report, out_path, force=force, note=str(exc) or f"interrupted after {len(report.results)} claims",
-                                 junit_xml=junit_xml, fmt=fmt) from None
+        raise finish_interrupted(report, plan.out_path, force=a.force, note=str(exc) or f"interrupted after {len(report.results)} claims",
+                                 junit_xml=a.junit_xml, fmt=a.fmt) from None
+    return done
 
-    def render() -> None:
-        if sweep_rows and level >= Level.normal:
-            show.print(fitted(sweep_table(sweep_rows, f"sweeps ({sweep} draws per regime, seed {seed}, chunk {sweep_specs[0].chunk}, rtol {rtol:g}, "
-                                                         f"{points} saved points; tightness = max over draws of |eps|/bound)"), show.width))
 
-        if search_rows and level >= Level.normal:
-            show.print(fitted(search_table(search_rows, f"searches ({search} restarts per regime and bound, seed {seed}, chunk {search_chunk}, "
-                                                           f"{search_steps} Adam steps; tightness = max over t of |eps|/bound)"), show.width))
-        if level == Level.verbose:
-            show.print(verdict_table(report.results, title="claims"))
-            print_witnesses(report.results, show)
-        print_summary(report.results, show, level)
-        if plot is not None:
-            from nacverify.report.figures import plot_frozen_error
+def _run_section(run, opts) -> dict:
+    """The report's section of one regime's single run: its series, parameters, tolerances and summary."""
+    import numpy as np
 
-            written = plot_frozen_error(runs, plot, overwrite=force)
-            if level >= Level.normal:
-                show.print(f"plot: {written}", markup=False)
+    return {
+        **run.series(),
+        "description": run.regime.description,
+        "params": {k: np.asarray(v) for k, v in run.regime.params.items()},
+        "T": run.regime.T,
+        "rtol": opts.rtol,
+        "atol": opts.atol,
+        "num_steps": run.num_steps,
+        "backend": opts.backend,
+        "rel_mean_pct": float(run.summary.rel_mean_pct[0]),
+        "rel_max_pct": float(run.summary.rel_max_pct[0]),
+        "phi_variation_pct": float(run.summary.phi_variation_pct[0]),
+        "omega_variation_pct": float(run.summary.omega_variation_pct[0]),
+        "L_phi": float(run.regime.facts.L_phi[0]),
+        "L_omega": float(run.regime.facts.L_omega[0]),
+    }
 
-    # the report is written before the tables and the plot are made: a failure there loses nothing
-    raise finish(report, out_path, force=force, gate=gate, junit_xml=junit_xml, fmt=fmt, level=level, render=render)
+
+def _render(a: SimpleNamespace, plan: SimpleNamespace, done: SimpleNamespace) -> None:
+    """People's output once the report is written: the sweeps' and searches' tables, -v's claims and
+    witnesses, the summary, and the plot (--plot)."""
+    from ._search import search_table
+    from ._sweep import sweep_table
+
+    show, level, results = a.show, a.level, done.report.results
+    if done.sweep_rows and level >= Level.normal:
+        show.print(fitted(sweep_table(done.sweep_rows, f"sweeps ({a.sweep} draws per regime, seed {a.seed}, chunk {plan.sweep_specs[0].chunk}, "
+                                                       f"rtol {a.rtol:g}, {a.points} saved points; tightness = max over draws of |eps|/bound)"), show.width))
+    if done.search_rows and level >= Level.normal:
+        show.print(fitted(search_table(done.search_rows, f"searches ({a.search} restarts per regime and bound, seed {a.seed}, chunk {a.search_chunk}, "
+                                                         f"{a.search_steps} Adam steps; tightness = max over t of |eps|/bound)"), show.width))
+    if level == Level.verbose:
+        show.print(verdict_table(results, title="claims"))
+        print_witnesses(results, show)
+    print_summary(results, show, level)
+    if a.plot is not None:
+        from nacverify.report.figures import plot_frozen_error
+
+        written = plot_frozen_error(done.runs, a.plot, overwrite=a.force)
+        if level >= Level.normal:
+            show.print(f"plot: {written}", markup=False)

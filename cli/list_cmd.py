@@ -10,8 +10,10 @@ from rich.table import Table
 
 from nacverify.errors import BadInput
 
-from ._common import console, fitted, guarded, kind_totals
-from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
+from ._guard import guarded
+from ._options import FormatOption, JsonFlag, OutputFormat, output_format
+from ._output import console, fitted, print_json
+from ._results import kind_totals
 
 
 #: Up to this many selected claims, the table is followed by where each is decided and who cites it.

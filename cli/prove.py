@@ -13,10 +13,13 @@ from rich.table import Table
 
 from nacverify.errors import BadInput
 
-from ._common import command_line, console, finish, finish_interrupted, guarded, progress_bar, verdict_table, verdict_text
-from ._common import FormatOption, JsonFlag, JunitXmlOption, OutputFormat, check_junit_xml, output_format, screen
-from ._common import Level, QuietOption, VerboseOption, output_level, print_summary
-from ._common import lazy_names
+from ._exits import command_line
+from ._finish import finish, finish_interrupted
+from ._guard import guarded
+from ._loading import lazy_names
+from ._options import FormatOption, JsonFlag, JunitXmlOption, Level, OutputFormat, QuietOption, VerboseOption, check_junit_xml, output_format, output_level
+from ._output import console, progress_bar, screen
+from ._results import print_summary, verdict_table, verdict_text
 from ._defaults import PROOF_SAMPLES as DEFAULT_SAMPLES
 
 _load, __getattr__ = lazy_names(globals(), {"select_obligations": "nacverify.symbolic"})

@@ -19,8 +19,10 @@ def read_report(path):
 
     return read(path)
 
-from ._common import fitted, console, err_console, guarded, verdict_text, write_stdout
-from ._common import FormatOption, JsonFlag, output_format, OutputFormat, print_json
+from ._guard import guarded
+from ._options import FormatOption, JsonFlag, OutputFormat, output_format
+from ._output import console, err_console, fitted, print_json, write_stdout
+from ._results import verdict_text
 
 def _verdict(verdict: str, expected: str | None = None) -> str:
     """A verdict coloured by whether it is the expected one (with the mismatch mark when not)."""

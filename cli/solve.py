@@ -13,7 +13,12 @@ from rich.table import Table
 
 from nacverify.errors import BadInput
 
-from ._common import FormatOption, JsonFlag, OutputFormat, command_line, finish, fitted, guarded, output_format, progress_bar, screen, verdict_table
+from ._exits import command_line
+from ._finish import finish
+from ._guard import guarded
+from ._options import FormatOption, JsonFlag, OutputFormat, output_format
+from ._output import fitted, progress_bar, screen
+from ._results import verdict_table
 from ._defaults import MP_DPS as DEFAULT_DPS, SOLVE_ATOL as DEFAULT_ATOL, SOLVE_RTOL as DEFAULT_RTOL
 
 solve_app = typer.Typer(

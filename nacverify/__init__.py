@@ -1,7 +1,7 @@
 """nacverify: which claims of the NAC and LTC papers hold.
 
 Verification numerics run in float64, scoped to nacverify's own computations
-(`nacverify.precision`): importing nacverify leaves the caller's JAX configuration as it was.
+(`nacverify.compute.precision`): importing nacverify leaves the caller's JAX configuration as it was.
 Importing the package itself is cheap (the names below load JAX on first use), so that the
 pytest plugin (`nacverify.pytest_plugin`), which pytest loads for every run, costs nothing.
 """

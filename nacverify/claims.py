@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from .errors import BadInput, Interrupted
-from .precision import float64
-from .shared_work import running
+from .compute.precision import float64
+from .run.shared_work import running
 
 __all__ = [
     "Verdict",
@@ -255,7 +255,7 @@ def evaluate(claim: Claim, ctx: CheckContext | None = None) -> Result:
     """Run one claim's check. An exception inside the check becomes the `error`
     verdict with the exception as message; `BadInput` and `KeyboardInterrupt`
     propagate, since they are the user's, not the check's. The check runs in float64
-    (`nacverify.precision.float64`) whatever the caller's JAX setting."""
+    (`nacverify.compute.precision.float64`) whatever the caller's JAX setting."""
     ctx = ctx or CheckContext()
     start = time.perf_counter()
     try:

@@ -58,7 +58,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .errors import BadInput
-from .host import from_host
+from .compute.host import from_host
 
 __all__ = [
     "ACTIVATIONS",

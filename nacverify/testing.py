@@ -14,7 +14,7 @@ reads it; listed claims replace their default expectation, the others keep it (t
 defaults: ``holds``, or ``inapplicable`` where the export lacks what a claim needs). An id
 that is not a claim of the audit is `nacverify.errors.BadInput`.
 
-Every function computes in float64 inside `nacverify.precision.float64` (scoped): the
+Every function computes in float64 inside `nacverify.compute.precision.float64` (scoped): the
 caller's JAX configuration is the same before and after. The pytest plugin
 (`nacverify.pytest_plugin`) builds on the same formatting.
 """
@@ -137,7 +137,7 @@ def gate_results(source: Union[str, os.PathLike, Mapping[str, Any], "GateExport"
                  sharp_threshold: float | None = None) -> list["Result"]:
     """The seven audit results of `assert_gates`, without the assertion."""
     from .audit import DEFAULT_SHARP_THRESHOLD, apply_expect, audit_claims
-    from .precision import float64
+    from .compute.precision import float64
 
     with float64():
         export = _gate_export(source)
@@ -180,7 +180,7 @@ def ltc_cell_results(source: Union[str, os.PathLike, Mapping[str, Any], "LTCExpo
     """The five LTC audit results of `assert_ltc_cell`, without the assertion."""
     from .audit import apply_expect
     from .audit.ltc.claims import DEFAULT_SOLVER_STEPS, DEFAULT_SOLVER_TOL, ltc_audit_claims
-    from .precision import float64
+    from .compute.precision import float64
 
     with float64():
         export = _ltc_export(source)
@@ -210,7 +210,7 @@ def select_claims(patterns: Union[str, Iterable[str]]) -> list["Claim"]:
 
     from .claims import select
     from .errors import BadInput
-    from .precision import float64
+    from .compute.precision import float64
 
     pats = [patterns] if isinstance(patterns, str) else list(patterns)
     with float64():
@@ -222,7 +222,7 @@ def select_claims(patterns: Union[str, Iterable[str]]) -> list["Claim"]:
 
 def claim_results(patterns: Union[str, Iterable[str]], *, seed: int = 0, quick: bool = False) -> list["Result"]:
     """The results of `assert_claims`, without the assertion."""
-    from .precision import float64
+    from .compute.precision import float64
 
     with float64():
         return _run(select_claims(patterns), seed=seed, quick=quick)

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 import nacverify  # noqa: F401
-from nacverify import bench
+from nacverify.bench import timings
 from nacverify.cli.app import app
 from nacverify.errors import BadInput
 from nacverify.report import read_report
@@ -17,23 +17,23 @@ runner = CliRunner()
 
 def test_fit_exponent_recovers_known_powers():
     Ts = np.array([256, 512, 1024, 2048])
-    assert abs(bench.fit_exponent(Ts, 3e-6 * Ts**1.5) - 1.5) < 1e-12
-    assert abs(bench.fit_exponent(Ts, 7.0 * Ts**2.0) - 2.0) < 1e-12
-    assert np.isnan(bench.fit_exponent([256], [1.0]))
+    assert abs(timings.fit_exponent(Ts, 3e-6 * Ts**1.5) - 1.5) < 1e-12
+    assert abs(timings.fit_exponent(Ts, 7.0 * Ts**2.0) - 2.0) < 1e-12
+    assert np.isnan(timings.fit_exponent([256], [1.0]))
 
 
 def test_suites_contain_the_paper_rows_and_baselines():
-    names = [c.name for c in bench.paper_suite()]
+    names = [c.name for c in timings.paper_suite()]
     for row in ("NAC-Exact/05s/8k", "NAC-Euler", "NAC-Steady", "NAC-2k", "NAC-32k", "NAC-PW", "NAC-FC", "NAC-02s", "NAC-09s"):
         assert row in names
-    assert {c.kind for c in bench.paper_suite()} >= {"nac", "sdpa", "mha", "ltc", "locality", "sparse_topk"}
-    assert [c.T for c in bench.scaling_suite(16384) if c.group == "block"] == [256, 512, 1024, 2048, 4096, 8192, 16384]
+    assert {c.kind for c in timings.paper_suite()} >= {"nac", "sdpa", "mha", "ltc", "locality", "sparse_topk"}
+    assert [c.T for c in timings.scaling_suite(16384) if c.group == "block"] == [256, 512, 1024, 2048, 4096, 8192, 16384]
     with pytest.raises(BadInput):
-        bench.suite_configs("paper", only=["nothing-matches"])
+        timings.suite_configs("paper", only=["nothing-matches"])
 
 
 class _FakeClock:
-    """perf_counter for bench.measure: the compile takes 2.5 s, then the timed calls take the
+    """perf_counter for timings.measure: the compile takes 2.5 s, then the timed calls take the
     given intervals (each call starts 100 s after the previous one started)."""
 
     def __init__(self, intervals):
@@ -62,9 +62,9 @@ def test_measure_protocol(kind, monkeypatch):
 
     intervals = [3e-3, 1e-3, 4e-3, 1e-3, 5e-3, 9e-3, 2e-3, 6e-3, 5e-3, 3e-3]
     clock = _FakeClock(intervals)
-    monkeypatch.setattr(bench, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
-    cfg = bench.BenchConfig(f"tiny-{kind}", kind, 16, d_model=8, heads=2)
-    rec = bench.measure(cfg, repeats=10)
+    monkeypatch.setattr(timings, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
+    cfg = timings.BenchConfig(f"tiny-{kind}", kind, 16, d_model=8, heads=2)
+    rec = timings.measure(cfg, repeats=10)
     assert clock.calls == 2 + 2 * 10
     assert rec.compile_s == 2.5
     np.testing.assert_allclose(rec.times_s, intervals, rtol=0, atol=1e-12)
@@ -72,15 +72,15 @@ def test_measure_protocol(kind, monkeypatch):
     assert rec.p10_s == pytest.approx(1e-3, abs=1e-12) and rec.p90_s == pytest.approx(6.3e-3, abs=1e-12)
     assert rec.throughput == pytest.approx(cfg.batch / 3.5e-3)
     # one call's work from XLA's cost analysis on the CPU lowering, achieved rates over the fake median
-    from nacverify.xla_cost import cpu_cost_analysis
+    from nacverify.compute.xla_cost import cpu_cost_analysis
 
-    params, static = eqx.partition(bench.build(cfg, 0), eqx.is_array)
+    params, static = eqx.partition(timings.build(cfg, 0), eqx.is_array)
     xs = jax.ShapeDtypeStruct((cfg.batch, cfg.T, cfg.d_model), jnp.float32)
     cost = cpu_cost_analysis(lambda p, x_: eqx.combine(p, static)(x_), params, xs)
     assert rec.flops == cost["flops"] > 0 and rec.bytes_accessed == cost["bytes accessed"] > 0
     assert rec.flops_per_second == pytest.approx(cost["flops"] / 3.5e-3, rel=1e-9) and rec.flops_per_second == rec.flops / rec.median_s
     assert rec.bytes_per_second == pytest.approx(cost["bytes accessed"] / 3.5e-3, rel=1e-9)
-    model = bench.build(cfg, 0)
+    model = timings.build(cfg, 0)
     x = jax.ShapeDtypeStruct((cfg.batch, cfg.T, cfg.d_model), jnp.float32)
     out = jax.eval_shape(lambda m, xx: m(xx), model, x)
     out_bytes = sum(int(np.prod(o.shape)) * o.dtype.itemsize for o in jax.tree_util.tree_leaves(out))
@@ -94,21 +94,21 @@ def test_measure_protocol(kind, monkeypatch):
 
 def test_measure_rejects_few_repeats():
     with pytest.raises(BadInput):
-        bench.measure(bench.BenchConfig("x", "nac", 8, d_model=8, heads=2), repeats=3)
+        timings.measure(timings.BenchConfig("x", "nac", 8, d_model=8, heads=2), repeats=3)
 
 
 def test_memory_analysis_sees_a_larger_problem():
-    small = bench.measure(bench.BenchConfig("s", "mha", 32, d_model=8, heads=2), repeats=10)
-    large = bench.measure(bench.BenchConfig("l", "mha", 256, d_model=8, heads=2), repeats=10)
+    small = timings.measure(timings.BenchConfig("s", "mha", 32, d_model=8, heads=2), repeats=10)
+    large = timings.measure(timings.BenchConfig("l", "mha", 256, d_model=8, heads=2), repeats=10)
     assert large.peak_bytes > 4 * small.peak_bytes  # attention scores grow as T^2
 
 
 def test_block_recall_is_a_fraction():
-    r = bench.block_recall(64, d_model=8, heads=2, queries=16)
+    r = timings.block_recall(64, d_model=8, heads=2, queries=16)
     assert 0.0 <= r <= 1.0
     # with T = 16 and topk 8: Bs = 4, M = 2 blocks, 8 candidates = exactly the top-8 only if the
     # two best blocks hold them; recall of a full cover (topk >= T) is 1
-    assert bench.block_recall(16, topk=16, d_model=8, heads=2) == 1.0
+    assert timings.block_recall(16, topk=16, d_model=8, heads=2) == 1.0
 
 
 def test_bench_command_writes_hdf5(tmp_path):
@@ -157,7 +157,7 @@ def test_parity_column_marks_exactly_the_rows_built_as_the_loaded_public_layer()
     assert set(STRUCTURAL) | set(NOT_STRUCTURAL) == {f.name for f in dataclasses.fields(NACConfig)}
     w, cfg = _keras_names(NAC(16, 2, key=jax.random.PRNGKey(0), backbone="reference"))
     loaded = {mode: from_keras_weights(w, cfg, mode=mode).config for mode in ("exact", "euler", "steady")}
-    rows = [c for c in bench.suite_configs("all", max_T=512) if c.kind == "nac"]
+    rows = [c for c in timings.suite_configs("all", max_T=512) if c.kind == "nac"]
     proven = []
     for row in rows:
         mine = NACConfig(16, 2, **row.opts())
@@ -166,7 +166,7 @@ def test_parity_column_marks_exactly_the_rows_built_as_the_loaded_public_layer()
         if same:
             proven.append(row.name)
     assert "NAC-reference" in proven and "reference-shared-seq" in proven and "NAC-Exact/05s/8k" not in proven
-    assert all(c.parity == "-" for c in bench.suite_configs("paper") if c.kind != "nac")
+    assert all(c.parity == "-" for c in timings.suite_configs("paper") if c.kind != "nac")
 
 
 # ----------------------------------------------------------------------------- --batch, achieved rates, peaks
@@ -174,13 +174,13 @@ def test_parity_column_marks_exactly_the_rows_built_as_the_loaded_public_layer()
 
 @pytest.mark.parametrize(("text", "batches"), [("1", (1,)), ("1,16,128", (1, 16, 128)), (" 4 , 2 ", (4, 2))])
 def test_parse_batches(text, batches):
-    assert bench.parse_batches(text) == batches
+    assert timings.parse_batches(text) == batches
 
 
 @pytest.mark.parametrize("text", ["", "0", "-1", "1,,2", "a", "1.5", "2,2", "16;32"])
 def test_parse_batches_refuses(text):
     with pytest.raises(BadInput):
-        bench.parse_batches(text)
+        timings.parse_batches(text)
 
 
 @pytest.mark.parametrize("value", ["0", "x", "1,1", "1,-4"])
@@ -202,40 +202,40 @@ def test_bench_batch_is_refused_where_it_would_do_nothing(tmp_path, mode):
 
 
 def test_batched_configs_keep_their_names_and_gain_a_label():
-    plain = bench.suite_configs("paper", only=["NAC-PW"])
+    plain = timings.suite_configs("paper", only=["NAC-PW"])
     assert [(c.label, c.batch) for c in plain] == [("NAC-PW", 1)]
-    rows = bench.suite_configs("paper", only=["NAC-PW", "MHA"], batches=(1, 16))
+    rows = timings.suite_configs("paper", only=["NAC-PW", "MHA"], batches=(1, 16))
     assert [(c.name, c.label, c.batch) for c in rows] == [
         ("NAC-PW", "NAC-PW@b1", 1), ("NAC-PW", "NAC-PW@b16", 16), ("MHA", "MHA@b1", 1), ("MHA", "MHA@b16", 16)]
 
 
 def _record(name, batch, times, flops, nbytes, *, tagged=True, suite="paper", T=1024):
-    cfg = bench.BenchConfig(name, "mha", T, batch=batch, suite=suite, batch_in_name=tagged, group="block" if suite == "scaling" else "")
-    return bench.BenchRecord(cfg, 1.0, np.asarray(times, float), 2**20, {}, {"flops": flops, "bytes_accessed": nbytes})
+    cfg = timings.BenchConfig(name, "mha", T, batch=batch, suite=suite, batch_in_name=tagged, group="block" if suite == "scaling" else "")
+    return timings.BenchRecord(cfg, 1.0, np.asarray(times, float), 2**20, {}, {"flops": flops, "bytes_accessed": nbytes})
 
 
 def test_achieved_rates_and_peak_fractions_by_hand():
     """median of 2, 4, 6 ms = 4 ms; 8e6 FLOP / 4 ms = 2e9 FLOP/s, a fraction 0.2 of a 1e10 peak;
     3e6 bytes / 4 ms = 7.5e8 B/s; an unknown bandwidth peak gives None; throughput 16 / 4 ms."""
     r = _record("MHA", 16, [2e-3, 6e-3, 4e-3], 8e6, 3e6)
-    a = bench.achieved(r, {"peak_flops_per_second": 1e10, "peak_bytes_per_second": None})
+    a = timings.achieved(r, {"peak_flops_per_second": 1e10, "peak_bytes_per_second": None})
     assert a["flops"] == 8e6 and a["bytes_accessed"] == 3e6
     assert a["achieved_flops_per_second"] == pytest.approx(2e9, rel=1e-12)
     assert a["achieved_bytes_per_second"] == pytest.approx(7.5e8, rel=1e-12)
     assert a["peak_fraction_flops_per_second"] == pytest.approx(0.2, rel=1e-12)
     assert a["peak_fraction_bytes_per_second"] is None
     assert r.throughput == pytest.approx(4000.0)
-    assert bench.achieved(r)["peak_fraction_flops_per_second"] is None
+    assert timings.achieved(r)["peak_fraction_flops_per_second"] is None
 
 
 def test_records_at_two_batches_have_distinct_rows_and_fits():
     recs = [_record("MHA", b, [1e-3 * b] * 10, 1e6 * b, 1e5 * b) for b in (1, 16)]
     recs += [_record(f"block-T{t}", b, [1e-6 * t * b] * 10, 1.0, 1.0, suite="scaling", T=t) for b in (1, 16) for t in (16, 32)]
-    fits = bench.scaling_fits(recs)
+    fits = timings.scaling_fits(recs)
     assert [(f.label, f.batch) for f in fits] == [("block@b1", 1), ("block@b16", 16)]
     assert all(f.time_exponent == pytest.approx(1.0) for f in fits)
     peak = {"machine": "cpu: 2 cores, X", "peak_flops_per_second": 1e12, "peak_bytes_per_second": 1e10}
-    sec = bench.records_section(recs, fits, {}, peak)
+    sec = timings.records_section(recs, fits, {}, peak)
     assert sec["bench/paper/MHA@b1"]["batch"] == 1 and sec["bench/paper/MHA@b16"]["batch"] == 16
     assert sec["bench/paper/MHA@b16"]["achieved_flops_per_second"] == pytest.approx(1.6e7 / 16e-3)
     assert sec["bench/paper/MHA@b16"]["peak_fraction_flops_per_second"] == pytest.approx(1e9 / 1e12)
@@ -243,19 +243,19 @@ def test_records_at_two_batches_have_distinct_rows_and_fits():
     assert sec["bench/device_peak"]["machine"] == "cpu: 2 cores, X"
     # without --batch: today's names
     untagged = [_record("MHA", 1, [1e-3] * 10, 1.0, 1.0, tagged=False)]
-    assert "bench/paper/MHA" in bench.records_section(untagged, [], {})
+    assert "bench/paper/MHA" in timings.records_section(untagged, [], {})
 
 
 def test_targets_use_the_batch_1_rows():
     recs = [_record("NAC-Exact/05s/8k", 1, [2e-3] * 10, 1.0, 1.0), _record("NAC-Exact/05s/8k", 16, [9e-3] * 10, 1.0, 1.0)]
-    (row,) = bench.targets(recs, [])
+    (row,) = timings.targets(recs, [])
     assert row[1] == pytest.approx(2.0) and row[3]
 
 
 def test_bench_batch_command_writes_rows_per_batch_and_names_the_machine(tmp_path, monkeypatch):
-    from nacverify import bench_peaks
+    from nacverify.bench import peaks
 
-    monkeypatch.setattr(bench_peaks, "COPY_BYTES", 2**20)
+    monkeypatch.setattr(peaks, "COPY_BYTES", 2**20)
     out = tmp_path / "b.h5"
     res = runner.invoke(app, ["bench", "--suite", "scaling", "--min-T", "16", "--max-T", "32", "--only", "block-*", "--batch", "1,2", "--out", str(out)])
     assert res.exit_code == 0, res.output

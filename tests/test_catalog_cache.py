@@ -73,7 +73,7 @@ def test_the_key_covers_the_proofs_sources(tmp_path, monkeypatch):
 
 
 def test_loading_a_cached_catalog_imports_no_proof_module(cache):
-    code = ("import sys\nfrom nacverify.runner import load_catalog\nload_catalog()\n"
+    code = ("import sys\nfrom nacverify.run.runner import load_catalog\nload_catalog()\n"
             "print(sorted(m for m in sys.modules if m.startswith('nacverify.proofs.')))\n")
     env = {**os.environ, catalog_cache.CACHE_ENV: str(cache)}
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=240) for _ in range(2)]

@@ -1,4 +1,4 @@
-"""`check` loads the claim catalog while its cluster starts (cli._common.Background), instead of
+"""`check` loads the claim catalog while its cluster starts (cli._loading.Background), instead of
 one after the other; bad input still answers in one line."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import nacverify.cli.check as check_mod
-from nacverify.cli._common import Background
+from nacverify.cli._loading import Background
 from nacverify.cli.app import app
 from nacverify.errors import BadInput
 

@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from nacverify import device_memory
+from nacverify.compute import device_memory
 from nacverify.model import NAC
 from nacverify.model.chunking import DeviceMemory, query_chunk
 

@@ -117,14 +117,14 @@ def test_width_follows_columns_not_a_forced_140(demo_check, tmp_path):
 
 
 def test_stdout_width_rules(monkeypatch):
-    from nacverify.cli import _common
+    from nacverify.cli import _output
 
     monkeypatch.setenv("COLUMNS", "80")
-    assert _common.stdout_width() is None  # rich then reads COLUMNS
-    assert Console(width=_common.stdout_width()).width == 80
+    assert _output.stdout_width() is None  # rich then reads COLUMNS
+    assert Console(width=_output.stdout_width()).width == 80
     monkeypatch.delenv("COLUMNS")
-    monkeypatch.setattr(_common.sys.stdout, "isatty", lambda: False, raising=False)
-    assert _common.stdout_width() == _common.WIDE  # a file or pipe without COLUMNS
+    monkeypatch.setattr(_output.sys.stdout, "isatty", lambda: False, raising=False)
+    assert _output.stdout_width() == _output.WIDE  # a file or pipe without COLUMNS
 
 
 def _ansi(markup: str) -> str:
@@ -142,7 +142,7 @@ def _colours(text: str) -> set[str]:
 
 
 def test_colour_says_as_expected_not_which_verdict():
-    from nacverify.cli._common import verdict_text
+    from nacverify.cli._results import verdict_text
 
     expected_refuted = _colours(_ansi(verdict_text(Verdict.REFUTED, True)))
     unexpected_holds = _colours(_ansi(verdict_text(Verdict.HOLDS, False)))

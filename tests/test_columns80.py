@@ -1,6 +1,6 @@
 """Every command at 80 columns (issue 37): no line wider than the terminal, nothing cut to rich's "…", and
 every id, verdict and word the output must carry printed whole on one line. A table that does not fit
-stacks each row's fields (cli/_common.py `fitted`, as `check` does with its verdict table); help is
+stacks each row's fields (cli/_output.py `fitted`, as `check` does with its verdict table); help is
 click's, which wraps between words (a line may end after a hyphen of a compound). `check` itself is
 covered by tests/test_cli_output.py; here each other command runs on small inputs, in this process.
 

@@ -156,7 +156,7 @@ def test_a_failing_plot_still_leaves_the_report(tmp_path, monkeypatch):
 
 def test_report_modes_are_those_of_an_ordinary_file(tmp_path, monkeypatch):
     """Every report gets 0666 less the umask, complete or interrupted; a sweep's spooled file was 0600."""
-    from nacverify.cli._common import finish, finish_interrupted
+    from nacverify.cli._finish import finish, finish_interrupted
     from nacverify.report import Report
 
     old = os.umask(0o022)

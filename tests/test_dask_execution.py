@@ -34,8 +34,8 @@ from nacverify.claims import CheckContext, evaluate, get_claim
 from nacverify.cli.app import app
 from nacverify.errors import EnvironmentProblem, Interrupted
 from nacverify.report import read_report
-import nacverify.runner as runner_module
-from nacverify.runner import run_claims
+import nacverify.run.runner as runner_module
+from nacverify.run.runner import run_claims
 
 runner = CliRunner()
 

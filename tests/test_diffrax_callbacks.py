@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from nacverify.errors import NacverifyError
-from nacverify.precision import float64
+from nacverify.compute.precision import float64
 from nacverify.solvers._diffrax import checks_without_callbacks, solve_system
 
 

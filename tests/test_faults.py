@@ -265,7 +265,7 @@ def test_sigint_and_sigterm_during_a_long_sweep_leave_incomplete_reports(tmp_pat
 _FINALIZER_SCRIPT = r"""
 import os, signal, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited as by a background job of a shell or CI
-from nacverify.cli._common import guarded
+from nacverify.cli._guard import guarded
 
 class SlowFinalizer:
     def __del__(self):

@@ -297,7 +297,7 @@ def test_shipped_table_equals_shared_reference():
 
 def test_a_single_run_computes_in_float64_without_the_global_switch():
     """A fixed defect (issue 26 review): run_frozen_error was not wrapped in float64(), and outside the CLI
-    the frozen solution came back in float32. nacverify.precision: importing nacverify changes nothing in JAX, and the frozen-coefficient
+    the frozen solution came back in float32. nacverify.compute.precision: importing nacverify changes nothing in JAX, and the frozen-coefficient
     runs compute inside float64() whatever the caller's setting. Run in a fresh process without
     enable_float64_globally: the frozen closed form a0 e^{-omega0 t} must come back in float64
     (its float32 rounding, ~1e-8 at a0 = 2, would exceed the bounds' margins near t = 0)."""

@@ -1,4 +1,4 @@
-"""`nacverify.host`: host data onto the device as jnp.asarray / jnp.zeros would, with no compiled program."""
+"""`nacverify.compute.host`: host data onto the device as jnp.asarray / jnp.zeros would, with no compiled program."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from nacverify.host import from_host, host_zeros
-from nacverify.precision import float64
+from nacverify.compute.host import from_host, host_zeros
+from nacverify.compute.precision import float64
 from tests.jax_events import traced_names
 
 

@@ -70,11 +70,11 @@ def test_import_leaves_float32_alone_and_checks_still_run():
 
 
 def test_float64_scope_is_restored():
-    """`nacverify.precision.float64` turns float64 on inside and restores the old value."""
+    """`nacverify.compute.precision.float64` turns float64 on inside and restores the old value."""
     code = textwrap.dedent(
         """
         import jax, jax.numpy as jnp
-        from nacverify.precision import float64, uses_float64
+        from nacverify.compute.precision import float64, uses_float64
         with float64():
             inside = jnp.zeros(1).dtype
         outside = jnp.zeros(1).dtype

@@ -34,7 +34,7 @@ def test_a_ctrl_c_swallowed_by_a_finalizer_still_interrupts_the_command():
         class Bomb:
             def __del__(self):
                 raise KeyboardInterrupt
-        import nacverify.cli._common as common
+        import nacverify.cli._output as common
         orig = common.console.print
         def printing(*a, **k):
             Bomb()  # collected at once: its KeyboardInterrupt is "ignored" by Python

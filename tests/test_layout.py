@@ -3,8 +3,10 @@ figures, the frozen study as small modules (issue: a layout that shows the desig
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
+import nacverify
 from nacverify._imports import find_cycle, import_graph
 
 PKG = Path(__file__).resolve().parents[1] / "nacverify"
@@ -78,4 +80,35 @@ def test_no_module_is_over_650_lines():
     files = [p for folder in ("nacverify", "cli", "proofs") for p in (root / folder).rglob("*.py")]
     assert len(files) > 100
     long = {str(p.relative_to(root)): n for p in files if (n := len(p.read_text(encoding="utf-8").splitlines())) > 650}
+    assert not long, long
+
+
+def test_the_root_shows_the_concepts():
+    """Issue 39: the root of nacverify/ holds at most 15 modules (its __init__ counted) beside its
+    sub-packages, which group the rest by role (run/, compute/, bench/, ...); each sub-package's
+    __init__ says what it holds."""
+    root = Path(nacverify.__file__).resolve().parent
+    modules = sorted(p.name for p in root.glob("*.py"))
+    assert len(modules) <= 15, modules
+    for old in ("runner", "task_plan", "shared_work", "program_cache", "host", "device_memory", "xla_cost", "precision",
+                "source_tree", "environment", "sine", "bench", "bench_peaks"):
+        assert not (root / f"{old}.py").exists(), old
+    for init in sorted(root.rglob("__init__.py")):
+        if init.parent != root:
+            assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), init.relative_to(root)
+
+
+def test_no_drawer_modules_and_no_long_command_functions():
+    """Issue 39: no module is a drawer (_common, utils, helpers, misc), and no function of the command line
+    is longer than 100 lines, counted from its first decorator (its option declarations included)."""
+    root = Path(nacverify.__file__).resolve().parents[1]
+    files = [p for folder in ("nacverify", "cli", "proofs") for p in (root / folder).rglob("*.py")]
+    assert not [p for p in files if p.stem.lstrip("_") in ("common", "utils", "helpers", "misc")]
+    long = {}
+    for path in (root / "cli").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - min([node.lineno, *(d.lineno for d in node.decorator_list)]) + 1
+                if lines > 100:
+                    long[f"{path.name}:{node.name}"] = lines
     assert not long, long

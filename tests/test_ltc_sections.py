@@ -16,7 +16,7 @@ from nacverify.checks.ltc_bptt import graph_depth
 from nacverify.checks.ltc_init import outside_probability
 from nacverify.checks.ltc_stability import fit_growth, stiff_step_counts
 from nacverify.claims import CheckContext, Kind, Verdict, evaluate
-from nacverify.precision import float64
+from nacverify.compute.precision import float64
 
 QUICK = CheckContext(seed=0, quick=True)
 

@@ -18,7 +18,7 @@ import pytest
 
 from nacverify.errors import BadInput
 from nacverify.model.gates import FCBackbone, PseudoTime, gates_from_outputs, logits
-from nacverify.precision import float64
+from nacverify.compute.precision import float64
 
 PHI = np.array([0.2, 0.7, 0.9])
 OMEGA = np.array([0.3, 1.5, 3.0])
@@ -139,7 +139,7 @@ def test_logits_euler_zero_steps_is_the_zero_start():
 def test_euler_logits_with_zero_steps_are_a_0_in_the_gates_common_type():
     """n = 0 Euler steps leave a = a_0 = 0 (the geometric sum is empty), in the type phi and omega
     promote to: float32 phi with float64 omega gives float64 zeros, as any step would."""
-    from nacverify.precision import float64
+    from nacverify.compute.precision import float64
 
     with float64():
         phi = jnp.asarray([0.25, 0.5], jnp.float32)

@@ -278,7 +278,7 @@ def test_configurations_compiled_as_one_program_keep_each_ones_bits(monkeypatch)
     import jax.numpy as jnp
 
     from nacverify.checks._nac_text import _inputs, _model, _run, _run_all, _trace, _trace_all
-    from nacverify.precision import float64
+    from nacverify.compute.precision import float64
     from tests.jax_events import traced_names
 
     monkeypatch.setenv("NACVERIFY_PROGRAM_CACHE", "")  # traced here, not read back from a cache folder

@@ -1,4 +1,4 @@
-"""nacverify.program_cache: traced programs kept between runs.
+"""nacverify.compute.program_cache: traced programs kept between runs.
 
 The reference for every value is the same function under `equinox.filter_jit` (what the
 cache replaces), or a closed form. A program read back from disk is checked to be used without
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from jax_events import traced_names
 
-from nacverify import program_cache
-from nacverify.precision import float64
+from nacverify.compute import program_cache
+from nacverify.compute.precision import float64
 
 
 def scaled_sum(x, scale, offset):
@@ -174,7 +174,7 @@ def test_shapes_dtypes_functions_context_and_settings_change_the_key():
 
 
 def test_the_source_code_is_part_of_the_key(monkeypatch):
-    from nacverify import source_tree
+    from nacverify.compute import source_tree
 
     with float64():
         x, offset = _data()
@@ -307,7 +307,7 @@ def test_cost_analysis_of_a_stored_program_counts_what_the_direct_lowering_count
 
     import equinox as eqx
 
-    from nacverify import xla_cost
+    from nacverify.compute import xla_cost
     from nacverify.checks._costs import _apply_model, _model, _sds
 
     with float64():

@@ -1,16 +1,16 @@
-"""Work that claims share within a process (nacverify.shared_work) and how the plan keeps it in one
-task (nacverify.task_plan.shared_units, plan_tasks): hand-made claims and costs with plans derived by
+"""Work that claims share within a process (nacverify.run.shared_work) and how the plan keeps it in one
+task (nacverify.run.task_plan.shared_units, plan_tasks): hand-made claims and costs with plans derived by
 hand, and the record of two real claims that share a computation."""
 
 from __future__ import annotations
 
 import pytest
 
-import nacverify.runner as runner
-import nacverify.task_plan as task_plan
-from nacverify import shared_work
+import nacverify.run.runner as runner
+import nacverify.run.task_plan as task_plan
+from nacverify.run import shared_work
 from nacverify.claims import CheckContext, Claim, Kind, Outcome, Verdict, evaluate
-from nacverify.runner import load_catalog
+from nacverify.run.runner import load_catalog
 
 
 @pytest.fixture(autouse=True)

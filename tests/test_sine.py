@@ -1,4 +1,4 @@
-"""`nacverify.sine.sine`, the vectorisable float64 sine of the oscillatory sweeps, against mpmath.
+"""`nacverify.compute.sine.sine`, the vectorisable float64 sine of the oscillatory sweeps, against mpmath.
 
 The constants are re-derived here from pi and the factorials at 200 bits; the accuracy is
 measured in ulps of the correctly rounded sine (mpmath at 120 bits), on the sweeps' argument
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from mpmath import mp, mpf
 
-import nacverify.sine as sine_mod
-from nacverify.precision import float64
-from nacverify.sine import SINE_LIMIT, sine
+import nacverify.compute.sine as sine_mod
+from nacverify.compute.precision import float64
+from nacverify.compute.sine import SINE_LIMIT, sine
 
 
 def _ulp_errors(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -216,7 +216,7 @@ def test_an_ensemble_solved_with_copies_added_gives_the_same_bits_and_the_closed
     import jax.numpy as jnp
 
     from nacverify.errors import NacverifyError
-    from nacverify.precision import float64
+    from nacverify.compute.precision import float64
     from nacverify.regimes import ConstantCoefficients
     from nacverify.solvers import solve_ensemble
 

@@ -23,7 +23,7 @@ from nacverify.frozen._solve import ROUNDING, TIGHTER_FACTOR
 from nacverify.frozen._stats import SweepStats
 from nacverify.frozen._sweep import _chunk_regime, _solve
 from nacverify.margins import _ROUND
-from nacverify.precision import float64
+from nacverify.compute.precision import float64
 from nacverify.regimes import named_regime
 
 CHUNK, SEED = 48, 5
@@ -39,7 +39,7 @@ def _chunk(name: str, index: int = 2):
 @pytest.mark.parametrize("name", NAMES)
 def test_kind_family_solves_give_the_regimes_own_bits(name):
     """The same bits as the regime's own solve, except the oscillatory family, whose sine is
-    `nacverify.sine.sine` (1 ulp, not the C library's): there the same steps, and trajectories
+    `nacverify.compute.sine.sine` (1 ulp, not the C library's): there the same steps, and trajectories
     equal to 1e-14 (the 100x tighter solve's own absolute tolerance; measured: 2.3e-15 at most
     on four chunks of 48 and 2,000 draws)."""
     _, regime, opts, t = _chunk(name)
@@ -74,7 +74,7 @@ def test_kind_family_oscillatory_g_is_the_sine_to_one_ulp():
 
 def test_kind_family_refuses_cycles_beyond_the_sines_range():
     from nacverify.errors import NacverifyError
-    from nacverify.sine import SINE_LIMIT
+    from nacverify.compute.sine import SINE_LIMIT
 
     _, regime, _, _ = _chunk("oscillatory")
     c = regime.coefficients
@@ -269,7 +269,7 @@ def test_the_streaming_kernel_reads_the_trajectories_in_place():
     ],
 )
 def test_the_default_chunk_by_hand(device, points, expected):
-    from nacverify.device_memory import DeviceMemory
+    from nacverify.compute.device_memory import DeviceMemory
     from nacverify.frozen import default_chunk
 
     assert default_chunk(points, DeviceMemory(*device)) == expected
@@ -283,7 +283,7 @@ def test_cli_sweep_takes_the_devices_default_chunk_and_states_it(tmp_path, monke
     from typer.testing import CliRunner
 
     from nacverify.cli.app import app
-    from nacverify.device_memory import DeviceMemory
+    from nacverify.compute.device_memory import DeviceMemory
     from nacverify.frozen import _chunking
 
     monkeypatch.setattr(_chunking, "default_device", lambda: DeviceMemory("gpu", 25 * 64_064 * 4))

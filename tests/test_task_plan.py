@@ -1,4 +1,4 @@
-"""How `check` cuts its claims into tasks (nacverify.task_plan.plan_tasks) and the default --jobs: hand-made
+"""How `check` cuts its claims into tasks (nacverify.run.task_plan.plan_tasks) and the default --jobs: hand-made
 costs whose plan is derived by hand, and the same outcomes however the claims are cut."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import nacverify.catalog  # noqa: F401  (registers every claim provider)
-import nacverify.runner as runner
-import nacverify.task_plan as task_plan
+import nacverify.run.runner as runner
+import nacverify.run.task_plan as task_plan
 from nacverify.claims import CheckContext, Claim, Kind, Outcome, Verdict, select
 
 

@@ -1,6 +1,6 @@
-"""Write nacverify/data/claim_seconds.json, what `nacverify.task_plan.plan_tasks` plans tasks by: the claims'
+"""Write nacverify/data/claim_seconds.json, what `nacverify.run.task_plan.plan_tasks` plans tasks by: the claims'
 measured seconds, from the per-claim ``seconds`` of ``check --quick`` reports, and the work claims
-share within a process (`nacverify.shared_work`).
+share within a process (`nacverify.run.shared_work`).
 
     python tools/claim_seconds.py --warm W1.h5 W2.h5 --cold C1.h5 C2.h5
     python tools/claim_seconds.py --sharing
@@ -48,9 +48,9 @@ def _sharing() -> dict[str, dict]:
     from cli._devices import classic_cpu_emitters
 
     classic_cpu_emitters()  # the programs the command line's workers compile (before JAX starts)
-    from nacverify import shared_work
+    from nacverify.run import shared_work
     from nacverify.claims import CheckContext, evaluate
-    from nacverify.runner import load_catalog
+    from nacverify.run.runner import load_catalog
 
     catalog = load_catalog()
     ctx = CheckContext(seed=0, quick=True)

@@ -149,9 +149,9 @@ def jaxpr_stats(fn, *args) -> dict:
 
 
 def _xla_flops(fn, *args) -> float:
-    from ..xla_cost import cpu_flops
+    from ..compute.xla_cost import cpu_flops
 
-    return cpu_flops(fn, *args)  # counted on the CPU backend: the same on every device (nacverify.xla_cost)
+    return cpu_flops(fn, *args)  # counted on the CPU backend: the same on every device (nacverify.compute.xla_cost)
 
 
 def _sds(*shape, dtype=None):
@@ -214,7 +214,7 @@ def _program_key(model, n: int):
 
 def _apply_model(params, x, static):
     """The layer whose array leaves are `params` and the rest `static`, applied to x: a module-level
-    function, so that its lowered program can be kept between runs (`nacverify.program_cache`)."""
+    function, so that its lowered program can be kept between runs (`nacverify.compute.program_cache`)."""
     import equinox as eqx
 
     return eqx.combine(params, static)(x)

@@ -28,9 +28,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext
-from ..host import from_host, host_zeros
+from ..compute.host import from_host, host_zeros
 from ..margins import TIGHTER, solver_margin
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers._diffrax import solve_system
 
 __all__ = ["draw_networks", "batched_rhs", "activation_fn", "TABLE_RANGES", "RANGES_TEXT", "fused_sequence", "bptt_loss", "op_count"]

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..claims import CheckContext
 from ..model.nac import AttentionMap, GateTrace
-from ..program_cache import cached_jit, register_namedtuple
+from ..compute.program_cache import cached_jit, register_namedtuple
 
 SEED000 = "000_8dd0046228b94766.txt"
 SEED001 = "001_9075dda04a2ad935.txt"
@@ -36,7 +36,7 @@ def _inputs(ctx: CheckContext, shape, offset: int = 0, dtype=np.float64):
 # parameters and the inputs arguments) instead of dispatching the layer's few hundred operations one by one, each
 # lowered and looked up in JAX's cache in every process; as for nac.thm2.value_path (charitable_nac), the values are
 # the same bits (the checks using these say so in their commit). The traced programs are kept between runs
-# (`nacverify.program_cache`); their outputs, `AttentionMap` and `GateTrace`, are registered for that.
+# (`nacverify.compute.program_cache`); their outputs, `AttentionMap` and `GateTrace`, are registered for that.
 register_namedtuple(AttentionMap)
 register_namedtuple(GateTrace)
 

@@ -28,8 +28,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import from_host
-from ..program_cache import cached_jit
+from ..compute.host import from_host
+from ..compute.program_cache import cached_jit
 from ._costs import alg2_block_literal, alg2_block_sizes
 from ._nac_text import _trace_all
 

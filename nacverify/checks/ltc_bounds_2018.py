@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import from_host
+from ..compute.host import from_host
 from ..margins import TIGHTER, solver_margin
 from ..solvers._diffrax import solve_system
 from ._ltc_common import SEED002

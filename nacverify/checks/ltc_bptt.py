@@ -24,9 +24,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import from_host, host_zeros
-from ..program_cache import cached_jit
-from ..shared_work import cached
+from ..compute.host import from_host, host_zeros
+from ..compute.program_cache import cached_jit
+from ..run.shared_work import cached
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 from ._ltc_common import _CACHE, M, N, SEED002, _bptt_problem, _cost_data, _fit, _linear_fit, _net, bptt_loss
 
@@ -229,7 +229,7 @@ def _sens_rhs(t, x, p):
 def _sens_grad(theta, tol, backsolve: bool):
     """dLoss/dtheta, Loss = sum over 10 saved points of ||x - 0.3||^2 on [0, 1]: backprop through Tsit5
     (discretise-then-optimise, RecursiveCheckpointAdjoint) or diffrax's BacksolveAdjoint. Compiled
-    with `backsolve` static, and kept between runs (`nacverify.program_cache`)."""
+    with `backsolve` static, and kept between runs (`nacverify.compute.program_cache`)."""
 
     def loss(theta):
         sol = diffrax.diffeqsolve(diffrax.ODETerm(_sens_rhs), diffrax.Tsit5(), 0.0, 1.0, None, jnp.zeros((1, N)), args=theta,

@@ -17,8 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import host_zeros
-from ..shared_work import cached
+from ..compute.host import host_zeros
+from ..run.shared_work import cached
 from ._ltc_common import _CACHE, SEED002, _cost_data, _fit, _linear_fit, _net, fused_sequence
 from .ltc_bptt import _adjoint_check
 
@@ -50,9 +50,9 @@ def _lstm_step(params, x, c, I):
 
 
 def _flops(fn, *args) -> float:
-    from ..xla_cost import cpu_flops
+    from ..compute.xla_cost import cpu_flops
 
-    return cpu_flops(fn, *args, compiled=True)  # compiled for the CPU whatever the device (nacverify.xla_cost)
+    return cpu_flops(fn, *args, compiled=True)  # compiled for the CPU whatever the device (nacverify.compute.xla_cost)
 
 
 def _lstm_data(quick: bool = False):

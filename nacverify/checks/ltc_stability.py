@@ -20,15 +20,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import from_host
-from ..program_cache import cached_jit
+from ..compute.host import from_host
+from ..compute.program_cache import cached_jit
 from ..solvers._diffrax import solve_system
 from ._ltc_common import N, RANGES_TEXT, SEED002, T, _f, _rhs_sigmoid, _solve, activation_fn, draw_networks
 
 __all__ = ["stability_claims", "stiff_step_counts", "fit_growth"]
 
 
-@cached_jit  # `activation` and `scheme` static; kept between runs (nacverify.program_cache)
+@cached_jit  # `activation` and `scheme` static; kept between runs (nacverify.compute.program_cache)
 def _iterate(p, dt, steps, activation: str, scheme: str):
     """`steps` steps of size dt from x = 0 with the input sampled at each step's left end:
     the fused step (eq. 9) or explicit Euler. One compile for every dt and step count."""

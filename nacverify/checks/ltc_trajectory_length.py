@@ -16,9 +16,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import from_host
-from ..program_cache import cached_jit
-from ..shared_work import cached
+from ..compute.host import from_host
+from ..compute.program_cache import cached_jit
+from ..run.shared_work import cached
 from ._ltc_common import _CACHE, SEED002, _fit
 
 __all__ = ["trajectory_length_claims", "trajectory_bound_ratio"]
@@ -45,7 +45,7 @@ def _larger_bound_check(ctx: CheckContext) -> Outcome:
                             witness if ltc < 1 else {}))
 
 
-@cached_jit  # `steps` static; kept between runs (nacverify.program_cache)
+@cached_jit  # `steps` static; kept between runs (nacverify.compute.program_cache)
 def _traj_run(W, U, b, A, steps: int):
     """Summed step lengths (seeds, 3) of the three models of `_traj_lengths`, by RK4 from x = 0
     (the weights are arguments, so one compile serves every draw of the same width)."""

@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers._diffrax import solve_system
 from ._ltc_common import _CACHE, M, N, RANGES_TEXT, SEED002, draw_networks
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..host import from_host
-from ..shared_work import shared
+from ..compute.host import from_host
+from ..run.shared_work import shared
 from ._costs import SEED000, SEED001, alg2_block_literal, alg2_block_sizes, alg2_exact_literal
 
 __all__ = ["algorithm_claims"]

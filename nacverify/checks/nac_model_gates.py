@@ -41,8 +41,8 @@ from ..errors import NacverifyError
 from ..margins import TIGHTER, solver_margin
 from ..model import NAC
 from ..model.nac import GateTrace
-from ..program_cache import cached_jit, register_namedtuple
-from ..shared_work import shared
+from ..compute.program_cache import cached_jit, register_namedtuple
+from ..run.shared_work import shared
 from ..solvers._diffrax import checks_without_callbacks, in_checks_without_callbacks
 
 __all__ = ["gate_claims", "variant_gates", "SIZES"]
@@ -100,7 +100,7 @@ register_namedtuple(GateTrace)  # `_evaluate` returns one
 @cached_jit
 def _evaluate_all(models, x):
     """[_evaluate(model, x) for model in models], compiled as one program (XLA's fixed time per program,
-    `_nac_text._trace_all`) and kept between runs (nacverify.program_cache); each variant's values are
+    `_nac_text._trace_all`) and kept between runs (nacverify.compute.program_cache); each variant's values are
     the same bits as alone."""
     return [_evaluate(model, x) for model in models]
 
@@ -183,7 +183,7 @@ def _solve_scaled(phi, omega, tau, rtol, atol):
     return sol.ys[-1], sol.result == diffrax.RESULTS.successful
 
 
-_solve_jit = cached_jit(_solve_scaled, context=in_checks_without_callbacks)  # kept between runs (nacverify.program_cache)
+_solve_jit = cached_jit(_solve_scaled, context=in_checks_without_callbacks)  # kept between runs (nacverify.compute.program_cache)
 
 
 def _solve_pairs(phi, omega, tau, rtol: float, atol: float) -> np.ndarray:

@@ -19,7 +19,7 @@ import functools
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..shared_work import shared
+from ..run.shared_work import shared
 from ._costs import SEED000, SEED001, _block_fn, _exact_fn, _model, _model_flops, _sds, fit_slope, jaxpr_stats, local_slopes
 
 __all__ = ["slope_reaches", "table3_claims"]

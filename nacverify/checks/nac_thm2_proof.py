@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_provider
-from ..program_cache import cached_jit
+from ..compute.program_cache import cached_jit
 from ._nac_text import SEED000, SEED001, _inputs, _model, _run, _trace_all
 
 __all__ = ["QUICK_DIAGONAL", "thm2_proof_claims"]

@@ -17,7 +17,7 @@ from ..claims import CheckContext, Claim, Evidence, Kind, Outcome, Verdict, add_
 from ..margins import solver_margin
 from ..odes import frozen_solution
 from ..regimes import named_regime, sample_regime
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers import solve_ensemble
 from ._nac_text import SEED000
 

@@ -8,7 +8,7 @@ accelerator's default applies only there.
 
 from __future__ import annotations
 
-from ..device_memory import DeviceMemory, default_device
+from ..compute.device_memory import DeviceMemory, default_device
 
 __all__ = ["DEFAULT_CHUNK", "ACCELERATOR_CHUNK_MAX", "SWEEP_ARRAYS_PER_POINT", "CHUNK_MEMORY_FRACTION", "default_chunk"]
 

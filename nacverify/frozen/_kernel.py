@@ -27,9 +27,9 @@ import numpy as np
 
 from ..errors import NacverifyError
 from ..margins import _ROUND
-from ..precision import float64
+from ..compute.precision import float64
 from ..regimes import KIND_CODE, Coefficients, Regime, ShapeFamily, _shape
-from ..sine import SINE_LIMIT, sine
+from ..compute.sine import SINE_LIMIT, sine
 from ._bounds import BOUNDS
 from ._solve import ROUNDING, TIGHTER_FACTOR, MemberSummary
 from ._specs import SolveOptions
@@ -245,7 +245,7 @@ def gates_needed(regime: Regime) -> bool:
 
 def _family_g(kind: int, x, shape):
     """The family's g at x = t/T (`nacverify.regimes._shape` with a static family), the oscillatory
-    sine by `nacverify.sine.sine` (XLA vectorises it; ``jnp.sin`` runs element by element): the
+    sine by `nacverify.compute.sine.sine` (XLA vectorises it; ``jnp.sin`` runs element by element): the
     other families give the regime's own bits, the oscillatory one its g to 1 ulp."""
     if kind == KIND_CODE["oscillatory"]:
         return sine(2 * jnp.pi * shape * x)  # the argument as `_shape` forms it
@@ -257,7 +257,7 @@ class KindFamily(Coefficients):
     call, for the chunk's own family only (ShapeFamily evaluates every family's g, twice, and
     selects). The same operations on the selected branch, hence the same bits (tested), except
     the oscillatory sine (`_family_g`): g to 1 ulp, the solutions to rounding (tested). Only for
-    t in [0, T] with 2 pi |cycles| <= `nacverify.sine.SINE_LIMIT` (`of` checks the cycles)."""
+    t in [0, T] with 2 pi |cycles| <= `nacverify.compute.sine.SINE_LIMIT` (`of` checks the cycles)."""
 
     kind: int = eqx.field(static=True)
     T: float = eqx.field(static=True)

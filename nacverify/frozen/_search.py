@@ -32,7 +32,7 @@ import numpy as np
 
 from ..checks.adversary import maximise
 from ..errors import BadInput, Interrupted
-from ..precision import float64
+from ..compute.precision import float64
 from ..regimes import NAMED_REGIMES, sample_draws
 from ._adversary import _objective, _theta, point_spec
 from ._solve import FrozenErrorRun, run_frozen_error

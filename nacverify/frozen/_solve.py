@@ -17,11 +17,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..errors import BadInput, EnvironmentProblem, NacverifyError
-from ..precision import uses_float64
+from ..compute.precision import uses_float64
 from ..margins import solver_margin
 from ..odes import frozen_solution
 from ..regimes import Regime
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers import solve_ensemble
 from ._bounds import bound_curves, variation_bound
 from ._specs import RegimeSpec, SolveOptions
@@ -213,7 +213,7 @@ def _measure(spec: RegimeSpec, regime: Regime, opts: SolveOptions, t: np.ndarray
 @uses_float64
 def run_frozen_error(spec: RegimeSpec, opts: SolveOptions = SolveOptions()) -> FrozenErrorRun:
     """Solve one regime instance at `opts` and at 100x tighter tolerances, and measure (in float64,
-    whatever the caller's JAX setting: `nacverify.precision`)."""
+    whatever the caller's JAX setting: `nacverify.compute.precision`)."""
     regime = spec.build()
     t = np.linspace(0.0, regime.T, opts.points)
     start = time.perf_counter()

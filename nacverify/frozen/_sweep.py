@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import BadInput, Interrupted
-from ..precision import float64
+from ..compute.precision import float64
 from ..regimes import NAMED_REGIMES, Regime, sample_draws
-from ..shared_work import cached
+from ..run.shared_work import cached
 from ..solvers import solve_ensemble
 from ._bounds import BOUNDS
 from ._chunking import DEFAULT_CHUNK, default_chunk

@@ -24,7 +24,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..errors import BadInput
-from ..host import from_host, host_zeros
+from ..compute.host import from_host, host_zeros
 from .wiring import Wiring
 
 __all__ = ["NCPCell", "glorot_uniform", "orthogonal", "ACTIVATIONS"]

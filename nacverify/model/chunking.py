@@ -14,7 +14,7 @@ The rule (`query_chunk`), $c$ a power of two, at most $T_q$:
 * **CPU**: $c = \mathrm{clamp}(\mathrm{CPU\_PAIR\_BUDGET} / (B H W),\ \mathrm{MIN\_CHUNK\_QUERIES},\ c_{max})$:
   a chunk's pairs stay cache-sized, but never fewer than 32 queries: below that, the
   per-chunk overhead dominates. Measured on a 2-core AVX-512 Xeon, T = 1024, d_model 64,
-  4 heads, float32 (`nacverify.bench.measure`, 10 repeats; seq/s, best chunk bold):
+  4 heads, float32 (`nacverify.bench.timings.measure`, 10 repeats; seq/s, best chunk bold):
 
   | row | B | c = 2 | 8 | 16 | 32 | 64 | 128 | 256 |
   | --- | --- | --- | --- | --- | --- | --- | --- | --- |
@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 
-from ..device_memory import DeviceMemory, default_device
+from ..compute.device_memory import DeviceMemory, default_device
 
 __all__ = ["DeviceMemory", "CPU_PAIR_BUDGET", "MIN_CHUNK_QUERIES", "MEMORY_FRACTION", "LIVE_PAIR_ARRAYS", "default_device", "query_chunk"]
 

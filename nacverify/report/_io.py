@@ -30,7 +30,7 @@ import numpy as np
 
 from ..atomic import atomic_write
 from ..claims import Result, Verdict
-from ..environment import device_description, library_versions, platform_description
+from ..compute.environment import device_description, library_versions, platform_description
 from ..errors import BadInput, ReportError
 
 __all__ = [

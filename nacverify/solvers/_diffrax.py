@@ -34,10 +34,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from ..errors import NacverifyError
-from ..host import from_host
+from ..compute.host import from_host
 from ..odes import logit_rhs
-from ..precision import uses_float64
-from ..program_cache import cached_jit
+from ..compute.precision import uses_float64
+from ..compute.program_cache import cached_jit
 
 __all__ = ["EnsembleSolution", "solve_ensemble", "solve_system", "max_norm", "checks_without_callbacks", "in_checks_without_callbacks"]
 
@@ -157,7 +157,7 @@ def in_checks_without_callbacks() -> bool:
 
 @cached_jit(context=in_checks_without_callbacks)
 def _solve_system(vector_field, args, y0, ts, rtol, atol, jump_ts, solver, max_steps):
-    """The solve, compiled (kept between runs by `nacverify.program_cache`). Returns the saved
+    """The solve, compiled (kept between runs by `nacverify.compute.program_cache`). Returns the saved
     states, the accepted and rejected step counts, and two flags: the solve succeeded, and it
     stopped at `max_steps` (arrays only, so that the program can be exported). The loop is
     diffrax's `ForwardMode` one, a plain ``lax.while_loop``: nothing differentiates through

@@ -67,9 +67,9 @@ def cache_folder() -> Path | None:
 
 
 def source_key() -> str:
-    """SHA-256 of the SymPy version and of nacverify's source (`nacverify.source_tree.source_digest`:
+    """SHA-256 of the SymPy version and of nacverify's source (`nacverify.compute.source_tree.source_digest`:
     the Python version and every ``*.py`` file of nacverify and of its proofs)."""
-    from ..source_tree import source_digest
+    from ..compute.source_tree import source_digest
 
     digest = hashlib.sha256()
     digest.update(importlib.metadata.version("sympy").encode())

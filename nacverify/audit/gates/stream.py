@@ -17,7 +17,7 @@ and quantiles are bit for bit those of the serial run, whatever the chunk size o
 number of workers.
 
 The library never starts a cluster (the CLI does, cli/_cluster.py); each task computes in
-float64 through `nacverify.precision.float64` (the exact mode's closed form uses JAX).
+float64 through `nacverify.compute.precision.float64` (the exact mode's closed form uses JAX).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import BadInput
-from ...precision import float64
+from ...compute.precision import float64
 from .blocks import EVIDENCE_QUANTITIES, QUANTITIES, Block, map_block
 from ...claims import Claim, Outcome
 from .claims import CLAIM_IDS, DEFAULT_SHARP_THRESHOLD, _check_threshold, _claims, _outcome, applicability, claims_from_summaries

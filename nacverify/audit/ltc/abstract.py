@@ -41,7 +41,7 @@ import numpy as np
 from ...claims import Claim, Evidence, Outcome, Verdict
 from ...errors import NacverifyError
 from ...ltc import AbstractLTC, InputSignal
-from ...precision import float64
+from ...compute.precision import float64
 from ...solvers._diffrax import solve_system
 from .format import AbstractLTCExport
 from .shared import SEED002, bind_claims, largest_elapsed_within, select_steps, solver_error_outcome, step_outcome

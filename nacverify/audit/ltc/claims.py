@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...claims import Claim, Evidence, Outcome, Verdict
-from ...precision import float64
+from ...compute.precision import float64
 from .format import AbstractLTCExport, LTCExport
 from .format import COMPUTE_DTYPES, SOLVERS
 from .numerics import ODE_SOLVER, CellArrays, ReferenceComparison, compare_with_reference

@@ -23,7 +23,7 @@ number.
 Both evaluate the synaptic sums as $\sum_j (wE)_{ji} s_{ji}$ and $\sum_j w_{ji} s_{ji}$ with
 $s_{ji} = \mathrm{sigmoid}(\sigma_{ji}(v_j - \mu_{ji}))$, i.e. $\sum_j g_{ji} E_{ji}$ and
 $\sum_j g_{ji}$ of the module docstring of nacverify.audit.ltc.claims. Inputs and outputs are numpy float64; the
-JAX computations run inside `nacverify.precision.float64()` and leave the caller's JAX
+JAX computations run inside `nacverify.compute.precision.float64()` and leave the caller's JAX
 configuration alone.
 """
 
@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ...precision import float64
+from ...compute.precision import float64
 
 __all__ = ["CellArrays", "ReferenceComparison", "compare_with_reference", "ode_solve", "ODE_SOLVER",
            "MAX_ROWS", "MAX_LANES", "MAX_ODE_STEPS", "workers"]

@@ -36,7 +36,7 @@ An error carried in from the earlier unfolds passes through the unfold's Jacobia
 $K_2 = \Delta t J_f(x_2)(I + K_1/2)$, ..., and the local roundings of a stage reach the later
 stages through $\Delta t J_f$ in the same way. The kernels return $\sqrt{\mathrm{var}}$ in units of
 $\rho$ (`sd`); the step claim's tolerance is a stated number of these standard deviations.
-Inputs and outputs are numpy float64; the computation runs inside `nacverify.precision.float64()`.
+Inputs and outputs are numpy float64; the computation runs inside `nacverify.compute.precision.float64()`.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...precision import float64
+from ...compute.precision import float64
 
 __all__ = ["SOLVERS", "SIGMOID_ROUNDINGS", "advance", "fused", "update_of"]
 

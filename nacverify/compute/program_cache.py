@@ -16,10 +16,10 @@ structure) is baked into the program. The key is a
 SHA-256 of
 
 - every source file of nacverify and its proofs, and the Python version
-  (`nacverify.source_tree.source_digest`);
+  (`nacverify.compute.source_tree.source_digest`);
 - the versions of JAX, jaxlib, equinox, diffrax and NumPy;
 - the default backend's platform and device kind, and the memory the NAC layer sizes its
-  query chunks by (`nacverify.device_memory`);
+  query chunks by (`nacverify.compute.device_memory`);
 - the JAX settings that change a trace: ``jax_enable_x64``, ``jax_default_matmul_precision``,
   ``jax_numpy_rank_promotion``, ``jax_numpy_dtype_promotion``, ``jax_default_prng_impl``,
   ``jax_threefry_partitionable``, ``jax_enable_checks``, ``jax_debug_nans``,
@@ -71,7 +71,7 @@ __all__ = ["CACHE_ENV", "cached_jit", "cache_folder", "cpu_program", "environmen
 
 CACHE_ENV = "NACVERIFY_PROGRAM_CACHE"
 SUFFIX = ".jaxexport"
-_FORMAT = "nacverify.program_cache/1"
+_FORMAT = "nacverify.compute.program_cache/1"
 _SETTINGS = ("jax_enable_x64", "jax_default_matmul_precision", "jax_numpy_rank_promotion", "jax_numpy_dtype_promotion",
              "jax_default_prng_impl", "jax_threefry_partitionable", "jax_enable_checks", "jax_debug_nans", "jax_debug_infs")
 _PACKAGES = ("jax", "jaxlib", "equinox", "diffrax", "numpy")
@@ -259,7 +259,7 @@ def cpu_program(fun: Callable, args: tuple) -> Any | None:
     """The program of ``fun(*args)`` lowered for the CPU (`args`: arrays or `jax.ShapeDtypeStruct`s,
     the rest static), from the cache or exported now and stored; None when there is no cache or
     it cannot take the call. ``jax.jit(program.call).lower(*inputs(args))`` is then the lowered
-    program without tracing `fun` (`nacverify.xla_cost` counts its operations)."""
+    program without tracing `fun` (`nacverify.compute.xla_cost` counts its operations)."""
     folder = cache_folder()
     if folder is None:
         return None

@@ -167,7 +167,7 @@ def gpu_peak(device_kind: str) -> dict[str, Any]:
     table = {k.strip().lower(): v for k, v in GPU_PEAKS.items()}
     hit = table.get(device_kind.strip().lower())
     if hit is None:
-        why = f"unknown: device kind {device_kind!r} is not in nacverify.bench_peaks.GPU_PEAKS"
+        why = f"unknown: device kind {device_kind!r} is not in nacverify.bench.peaks.GPU_PEAKS"
         return {"peak_flops_per_second": None, "peak_flops_source": why, "peak_bytes_per_second": None, "peak_bytes_source": why}
     flops, bw, source = hit
     return {"peak_flops_per_second": flops, "peak_flops_source": f"{source} (dense FP32, no tensor cores)",

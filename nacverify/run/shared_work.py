@@ -5,7 +5,7 @@ Some computations serve several claims: the LTC adjoint solves (`ltc.s5.adjoint_
 `nac.model.*` gate claims), a frozen-error run or sweep (every claim on that regime). Each is
 computed once per process and kept (`shared`, `cached`), so the second claim that needs it finds
 it done. Claims that run in different processes each compute it: a plan that puts them in
-different tasks pays it twice (`nacverify.task_plan.plan_tasks` weighs keeping them together).
+different tasks pays it twice (`nacverify.run.task_plan.plan_tasks` weighs keeping them together).
 
 While a claim runs (`running`, entered by `nacverify.claims.evaluate`), every call of a shared
 computation is recorded under the computation's name, with the seconds its first computation

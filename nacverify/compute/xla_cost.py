@@ -25,7 +25,7 @@ def _on_cpu(args: tuple) -> tuple:
 def cpu_cost_analysis(fn: Callable[..., Any], *args: Any, compiled: bool = False) -> dict[str, float]:
     """XLA's cost analysis of ``jax.jit(fn)`` at `args` (arrays or ``ShapeDtypeStruct``s), lowered for
     the CPU; with `compiled`, of the CPU-compiled program (after XLA's CPU optimisations). Where the
-    command line keeps traced programs (`nacverify.program_cache`) and `fn` can be named (a
+    command line keeps traced programs (`nacverify.compute.program_cache`) and `fn` can be named (a
     module-level function, or a `functools.partial` of one), the lowered program is read back
     instead of traced again: the same StableHLO, called from a one-call wrapper, whose counts are
     those of the program (tests/test_program_cache.py compares them)."""

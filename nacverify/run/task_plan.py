@@ -14,7 +14,7 @@ when the caller knows it, else the mean of the two shares (`claim_cost`).
 
 Some work is shared by claims that are not neighbours: the LTC adjoint gradients
 (`ltc.s5.adjoint_errors`, `ltc.table_bptt.accuracy`, `ltc.sec16.efficient`), the model
-variants' gates, a frozen-error run. `nacverify.shared_work` records which claims use which
+variants' gates, a frozen-error run. `nacverify.run.shared_work` records which claims use which
 such computation and what it costs (``claim_seconds.json``'s ``shared``). A claim measured
 after the claim that paid for a computation costs that computation again in a task without it:
 
@@ -32,7 +32,7 @@ import json
 import math
 from collections.abc import Sequence
 
-from .claims import Claim
+from ..claims import Claim
 
 __all__ = ["plan_tasks", "claim_cost", "shared_units", "makespan", "TASKS_PER_WORKER", "CACHE_STATES"]
 
@@ -122,7 +122,7 @@ def shared_units(members: Sequence[Claim], cost: dict[str, float], limit: float,
 
 
 def _shared_computations(claims: Sequence[Claim]) -> list[tuple[float, list[str]]]:
-    """`claim_seconds.json`'s record of shared work (`nacverify.shared_work`), as (cost, claim ids)
+    """`claim_seconds.json`'s record of shared work (`nacverify.run.shared_work`), as (cost, claim ids)
     pairs: a computation's seconds as a fraction of `claims`' cold seconds (`claim_cost`'s unit,
     the record being of a cold run)."""
     table = _claim_seconds()
@@ -194,7 +194,7 @@ def _cut(units: list[list[int]], sizes: list[float], share: float) -> list[list[
 
 
 def makespan(costs: Sequence[float], workers: int) -> float:
-    """When the last of tasks costing `costs` ends, handed out as `nacverify.runner` hands them out:
+    """When the last of tasks costing `costs` ends, handed out as `nacverify.run.runner` hands them out:
     in the given order (a plan's: costliest first), each to the first worker that is free, all
     `workers` free at the start."""
     free = [0.0] * max(1, workers)

@@ -2,7 +2,7 @@
 
 `source_digest()` is a SHA-256 of the Python version and of every ``*.py`` file of nacverify and
 of its proofs (relative path and bytes, in path order). The claim catalog's cache
-(`nacverify.symbolic.catalog_cache`) and the traced programs' cache (`nacverify.program_cache`)
+(`nacverify.symbolic.catalog_cache`) and the traced programs' cache (`nacverify.compute.program_cache`)
 are keyed by it, so that an edited file, a new version or a mutated copy (tools/mutate.py) is
 never answered from an entry made by other code. The proofs' folder is found without importing
 it.
@@ -19,7 +19,7 @@ __all__ = ["source_digest"]
 
 
 def _roots() -> list[Path]:
-    roots = {Path(__file__).resolve().parent}  # nacverify's own folder
+    roots = {Path(__file__).resolve().parents[1]}  # nacverify's own folder (this file is in nacverify/compute/)
     proofs = sys.modules.get("nacverify.proofs")
     if proofs is not None:
         locations = list(proofs.__path__)

@@ -1,7 +1,7 @@
 """Run registered claims, serially or as tasks on an executor (a Dask cluster's, from the CLI).
 
 Claims run in tasks: a claim group, or a run of a group's claims when the group is costlier than a
-worker's share (`nacverify.task_plan.plan_tasks`, which says how and why).
+worker's share (`nacverify.run.task_plan.plan_tasks`, which says how and why).
 Tasks are handed out one per worker slot, the costliest waiting task whenever a slot frees
 (`_run_on`): a scheduler that queues several tasks on one worker ahead of time (Dask's
 default) could otherwise leave another worker idle while the queued one is busy (measured: a
@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
 from typing import Any
 
-from .claims import CheckContext, Claim, Outcome, Result, evaluate, registry
-from .errors import EnvironmentProblem, Interrupted, NacverifyError
-from .precision import float64
+from ..claims import CheckContext, Claim, Outcome, Result, evaluate, registry
+from ..errors import EnvironmentProblem, Interrupted, NacverifyError
+from ..compute.precision import float64
 from .task_plan import claim_cost, plan_tasks
 
 __all__ = ["run_claims", "run_group", "load_catalog", "plan_tasks", "claim_cost", "Progress"]

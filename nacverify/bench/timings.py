@@ -7,11 +7,11 @@ Protocol per configuration (one jitted forward pass on a seeded input, float32):
   ``jax.block_until_ready``; median, p10 and p90 of the wall times; throughput = batch / median
   (sequences/s); ``--batch B1,B2,...`` times every row at each batch size (`batched`);
 * **work of one call**: ``flops`` and ``bytes_accessed`` from XLA's cost analysis
-  (`nacverify.xla_cost.cpu_cost_analysis`). The FLOP count is the program's, counted on its CPU
+  (`nacverify.compute.xla_cost.cpu_cost_analysis`). The FLOP count is the program's, counted on its CPU
   lowering (before backend-specific fusion), so it is the same number on every backend; the bytes
   are those the unfused program's operations read and write, from memory or cache (so their rate
   can exceed the memory bandwidth when the data fit in cache). Achieved rates = count / median
-  seconds, and their fractions of the device's peak (`nacverify.bench_peaks`: where each peak
+  seconds, and their fractions of the device's peak (`nacverify.bench.peaks`: where each peak
   figure comes from; null where the peak is unknown);
 * **peak memory**: XLA's buffer assignment of the compiled executable,
   ``compiled.memory_analysis()``: temp + argument + output bytes, i.e. the largest set of
@@ -48,12 +48,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .environment import device_description, library_versions
-from .xla_cost import cpu_cost_analysis
-from .errors import BadInput
-from .model import NAC
-from .model.baselines import MHA, SDPA, LocalityAttention, LTCLayer, SparseTopkRNN
-from .model.curation import block_layout, block_topk, exact_topk, recall_at_k
+from ..compute.environment import device_description, library_versions
+from ..compute.xla_cost import cpu_cost_analysis
+from ..errors import BadInput
+from ..model import NAC
+from ..model.baselines import MHA, SDPA, LocalityAttention, LTCLayer, SparseTopkRNN
+from ..model.curation import block_layout, block_topk, exact_topk, recall_at_k
 
 __all__ = [
     "BenchConfig",
@@ -79,7 +79,7 @@ SUITES = ("paper", "scaling", "ablations", "all")
 SCALING_T = (256, 512, 1024, 2048, 4096, 8192, 16384)
 MIN_REPEATS = 10
 MEMORY_METHOD = "XLA compiled memory analysis: temp + argument + output bytes of the jitted forward pass"
-COST_METHOD = "XLA cost analysis of one call lowered for the CPU (nacverify.xla_cost): the program's FLOPs and bytes accessed"
+COST_METHOD = "XLA cost analysis of one call lowered for the CPU (nacverify.compute.xla_cost): the program's FLOPs and bytes accessed"
 TARGETS = {
     "paper_exact_median_ms": 5.0,
     "pw_1024_peak_mb": 50.0,
@@ -341,7 +341,7 @@ def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> B
 
 def call_cost(static: Any, params: Any, x: jax.Array) -> dict[str, float]:
     """``flops`` and ``bytes_accessed`` of one forward call, from XLA's cost analysis of the program
-    lowered for the CPU (`nacverify.xla_cost`): the program's FLOP count, the same on every backend."""
+    lowered for the CPU (`nacverify.compute.xla_cost`): the program's FLOP count, the same on every backend."""
     cost = cpu_cost_analysis(lambda p, x_: eqx.combine(p, static)(x_), params, x)
     return {"flops": float(cost.get("flops", math.nan)), "bytes_accessed": float(cost.get("bytes accessed", math.nan))}
 
@@ -496,7 +496,7 @@ def environment_section() -> dict[str, Any]:
 def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls: dict[tuple[str, int], float],
                     peak: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """`Report.sections` entries: bench/environment, bench/device_peak (with `peak`: the device's peaks
-    and their sources, `nacverify.bench_peaks.device_peak`), bench/<suite>/<row> (rows named by
+    and their sources, `nacverify.bench.peaks.device_peak`), bench/<suite>/<row> (rows named by
     `BenchConfig.label`), bench/scaling/fits/<curation>[@b<batch>], bench/scaling/recall."""
     sections: dict[str, dict[str, Any]] = {"bench/environment": environment_section()}
     if peak is not None:

@@ -76,7 +76,7 @@ def path_variable_problems(variables: Mapping[str, str] | None = None) -> list[s
     problems: list[str] = []
     seeds = env.get("NACVERIFY_SEEDS", "").strip()
     if seeds:
-        from .ledger import SEED_FILES
+        from ..ledger import SEED_FILES
 
         folder = Path(seeds).expanduser()
         missing = [name for name in SEED_FILES.values() if not (folder / name).is_file()]
@@ -86,7 +86,7 @@ def path_variable_problems(variables: Mapping[str, str] | None = None) -> list[s
             problems.append(f"NACVERIFY_SEEDS={seeds}: the folder lacks {len(missing)} of the {len(SEED_FILES)} source documents ({missing[0]}, ...)")
     reference = env.get("NACVERIFY_REFERENCE", "").strip()
     if reference:
-        from .checks.nac_reference_parity import REFERENCE_FILE
+        from ..checks.nac_reference_parity import REFERENCE_FILE
 
         named = Path(reference).expanduser()
         folder = named.parent if named.suffix == ".npz" else named
