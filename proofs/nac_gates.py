@@ -162,7 +162,7 @@ OBLIGATIONS = [
             phi_any=Identity(sigmoid(log(p / (1 - p))), p, intervals={p: (0.0, 1.0)}, where=lambda q: 0 < q["p"] < 1),
             omega_any=Identity(softplus(log(exp(omega_target - eps_pos) - 1)) + eps_pos, omega_target,
                                intervals={omega_target: (0.0, 20.0), eps_pos: (0.0, 0.5)},
-                               where=lambda q: q["omega_target"] > q["epsilon"] + 1e-3),
+                               where=lambda q: q["omega_target"] > q.get("epsilon", 0.0) + 1e-3),
         ),
         expect=HOLDS,
         reason="sigma and softplus are bijections onto (0, 1) and (0, oo), and the two heads read different outputs; the identities "
@@ -180,7 +180,7 @@ OBLIGATIONS = [
                   "still lets phi take any value p in (0, 1)",
         check=Identity(sigmoid(log(exp(omega_target - eps_pos) - 1)), p,
                        intervals={p: (0.0, 1.0), omega_target: (0.0, 20.0), eps_pos: (0.0, 0.5)},
-                       where=lambda q: 0 < q["p"] < 1 and q["omega_target"] > q["epsilon"] + 1e-3),
+                       where=lambda q: 0 < q["p"] < 1 and q["omega_target"] > q.get("epsilon", 0.0) + 1e-3),
         expect=REFUTED,
         reason="omega fixes the shared output x = log(e^(omega - eps) - 1) and so phi = 1 - e^(eps - omega): the content gate is a "
                "strictly increasing function of the time constant, and nothing is set independently",

@@ -70,6 +70,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.cor1                     nac_corollaries, proofs.nac_closed_form, proofs.nac_stability
     nac.cor2                     nac_corollaries, proofs.nac_stability
     nac.cor3                     nac_corollaries, nac_text_closed_forms, proofs.nac_stability, proofs.nac_text
+    nac.eq15_16                  proofs.nac_gates
     nac.eq17                     proofs.nac_closed_form
     nac.eq18                     proofs.nac_closed_form, proofs.nac_gates
     nac.eq2                      proofs.nac_closed_form
