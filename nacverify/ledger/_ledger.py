@@ -46,6 +46,9 @@ NOT_CHECKABLE = {
     "qualitative": "a statement with no quantity or criterion that could be tested",
     "external": "a statement about other work, a citation, or a future release",
     "intent": "the authors' intent, motivation or opinion",
+    "background": "background or motivation: what the field does or needs, told to set the scene, with no result of this document",
+    "plan": "a plan: what the authors will do, build or release",
+    "heading": "a heading, title, author or affiliation line, or a figure's or table's label: it names a part and asserts nothing",
 }
 
 #: libyaml's safe loader where PyYAML was built with it (the same documents, parsed ten times faster), else the
