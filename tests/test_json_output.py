@@ -212,7 +212,7 @@ def _ledger_expectation():
 def test_coverage_json_validates(tmp_path):
     counts, problems = _ledger_expectation()
     res = runner.invoke(app, ["coverage", "--format", "json", "--out", str(tmp_path / "c.h5")])
-    doc = valid(strict_loads(res.stdout), "nacverify.coverage/3")
+    doc = valid(strict_loads(res.stdout), "nacverify.coverage/4")
     expected_exit = 1 if problems or any(c[3] for c in counts.values()) else 0
     assert res.exit_code == expected_exit, (problems, doc["problems"])
     assert bool(doc["problems"]) == bool(problems), (problems, doc["problems"])

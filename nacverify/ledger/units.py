@@ -15,7 +15,7 @@ The cut, for a document's text :math:`D`:
    word before it is an abbreviation (`_ABBREVIATIONS`). A block that is a heading, an equation, a
    table row or a code line is one unit, uncut.
 3. *Artifacts.* What a PDF adds and no author wrote is dropped: page numbers, the running title
-   repeated at the head of each page, and fragments with no letter (the glyphs of a typeset
+   repeated at the head of each page, and fragments with no letter at all (the glyphs of a typeset
    equation's braces, ``(3)`` on a line of its own, a lone ``}``).
 
 Positions are offsets into the document's *flat* text :math:`F = \operatorname{fold}(D)`, its
@@ -27,12 +27,17 @@ consecutive units.
 
 The map is computed from the documents shipped in the package (``nacverify/data/documents/``,
 byte copies of ``../shared/seeds``; a test keeps them equal), so it needs nothing outside the
-package. pysbd takes a few seconds over the five documents; the map is computed once per process.
+package. pysbd takes several seconds over the five documents, so the package also ships the map
+itself (``nacverify/data/units.json``: each unit's line, kind and span, keyed by the SHA-256 of the
+document it was cut from; ``python tools/sentence_map.py`` writes it and a test keeps it equal to
+a fresh cut). `units` reads it when the digest matches and cuts the document otherwise.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
+import json
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping
@@ -40,16 +45,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["UNIT_KINDS", "Unit", "document_text", "flat_text", "units", "item_spans", "owners_of_units"]
+__all__ = ["COMPLETE_MAPS", "UNIT_KINDS", "Unit", "cut", "digest", "document_text", "flat_text", "units", "item_spans", "owners_of_units", "unit_counts", "shipped_map"]
 
 #: The kinds of unit, in the order `_kind` tries them.
 UNIT_KINDS = ("heading", "equation", "table-row", "caption", "code", "list-entry", "sentence")
+
+#: The documents whose map is complete: every unit has an item, and `nacverify coverage` fails on an
+#: uncovered one (the others list their uncovered units without failing, until they are complete).
+COMPLETE_MAPS: frozenset[str] = frozenset()
 
 #: Documents that put one paragraph on each line (each non-blank line is a block).
 _LINE_PARAGRAPHS = frozenset({"000", "002", "003", "004"})
 
 _WS = re.compile(r"\s+")
-_LETTERS = re.compile(r"[A-Za-z\u0370-\u03ff]{2,}")
+_LETTER = re.compile(r"[^\W\d_]")
 _HEADING = re.compile(
     r"^(#{1,6}\s|\*\*[^*]{1,120}\*\*$|\d+(\.\d+)*\.?\s+[A-Z][^.!?]{0,100}$|[A-Z]\.\d*\.?\s+[A-Z][^.!?]{0,80}$|"
     r"(Abstract|Acknowledg\w*|References|Appendix\b[^.]{0,80})$)"
@@ -145,9 +154,9 @@ def _kind(text: str, *, whole_block: bool) -> str:
 
 
 def _is_artifact(text: str, running_title: str) -> bool:
-    """A page number, the running title, or a fragment with no word of two letters."""
+    """A page number, the running title, or a fragment with no letter (glyphs of a typeset brace, "(3)", "}")."""
     bare = text.strip("*_ ").strip()
-    if not _LETTERS.search(bare):
+    if not _LETTER.search(bare):
         return True
     return bool(running_title) and _fold(bare.strip("*_ ")) == running_title
 
@@ -184,9 +193,28 @@ def _sentences(block: str) -> list[str]:
     return [s for s in out if s]
 
 
+def digest(doc: str) -> str:
+    """SHA-256 of the document's text (the key of the shipped map)."""
+    return hashlib.sha256(document_text(doc).encode("utf-8")).hexdigest()
+
+
 @lru_cache(maxsize=None)
 def units(doc: str) -> tuple[Unit, ...]:
-    """The sentence map of document `doc`, in the document's order (module docstring)."""
+    """The sentence map of document `doc`, in the document's order: the shipped map when it was cut
+    from this text, else a fresh cut (module docstring)."""
+    try:
+        shipped = json.loads(resources.files("nacverify.data").joinpath("units.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        shipped = {}
+    entry = shipped.get(doc)
+    if entry and entry.get("sha256") == digest(doc):
+        flat = flat_text(doc)
+        return tuple(Unit(doc, i, line, kind, flat[start:end], start, end) for i, (line, kind, start, end) in enumerate(entry["units"]))
+    return cut(doc)
+
+
+def cut(doc: str) -> tuple[Unit, ...]:
+    """The sentence map of document `doc`, cut afresh with pysbd (module docstring)."""
     text = document_text(doc)
     flat = flat_text(doc)
     lines = text.splitlines()
@@ -288,3 +316,9 @@ def unit_counts(doc: str, items: Iterable, finding_of: Mapping[str, str]) -> dic
         "by_finding": dict(sorted(by_finding.items())),
         "uncovered": uncovered,
     }
+
+
+def shipped_map(docs: Iterable[str]) -> dict:
+    """The map to ship (``nacverify/data/units.json``): per document its digest and each unit's
+    (line, kind, start, end), cut afresh."""
+    return {doc: {"sha256": digest(doc), "units": [[u.line, u.kind, u.start, u.end] for u in cut(doc)]} for doc in docs}
