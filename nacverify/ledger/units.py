@@ -259,7 +259,7 @@ def _line_starts(lines: list[str], flat: str) -> list[int]:
 
 
 def item_spans(doc: str, items: Iterable) -> dict[str, tuple[int, int]]:
-    """item id -> the span of its quote in the flat text (the occurrence nearest the item's line);
+    """item id -> the span of its quote in the flat text (the occurrence on the item's line, else the nearest);
     items whose quote is not in the document are left out (`quote_problems` names them)."""
     flat = flat_text(doc)
     lines = document_text(doc).splitlines()
@@ -270,11 +270,12 @@ def item_spans(doc: str, items: Iterable) -> dict[str, tuple[int, int]]:
         if not quote:
             continue
         target = starts[min(max(it.line, 1), len(starts)) - 1] if starts else 0
-        best = None
+        best, best_key = None, None
         at = flat.find(quote)
         while at >= 0:
-            if best is None or abs(at - target) < abs(best - target):
-                best = at
+            key = (abs(bisect_right(starts, at) - it.line), abs(at - target))  # on the item's line first, then nearest
+            if best_key is None or key < best_key:
+                best, best_key = at, key
             at = flat.find(quote, at + 1)
         if best is not None:
             out[it.item] = (best, best + len(quote))
