@@ -134,6 +134,10 @@ class Claim:
     which the verdict turns (a tolerance, a coverage fraction, "every row", strict rather than
     non-strict); such a claim reports where its verdict flips (the evidence scalar ``flips_at``),
     and its refutation never makes its ledger item an ``error`` finding (`nacverify.findings`).
+
+    `outside` names evidence from outside the document that the claim rests on (the public code,
+    another work, the other version's tables that this document does not print). Such a claim is
+    context: a ledger item cites it and never tests it (`nacverify.findings.standard_problems`).
     """
 
     id: str
@@ -147,6 +151,7 @@ class Claim:
     kind: Kind | None = None
     reading: str = ""
     threshold: str = ""
+    outside: str = ""
 
 
 def restated(claim: Claim, *, suffix: str, source: str, statement: str = "", reading: str | None = None) -> Claim:

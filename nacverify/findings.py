@@ -18,7 +18,7 @@ accusation. Then, in order:
 - ``slip``: what would be ``error``, where the ledger names the unique intended meaning of a
   typo, a repeated word, an omitted input or a name shorthand (``slip``);
 - ``depends-on-reading``: a claim accuses, but the charitable reading holds (or fails only
-  through a threshold of ours), and the ledger names no part of the statement it leaves untested;
+  through a threshold of ours), whatever part of the statement is left untested;
 - ``inconclusive``: a claim accuses but no charitable reading is registered, or the charitable
   reading could not be decided; or nothing accuses but a claim about the document could not be
   decided, or the ledger names a part of the statement that no claim tests (``untested``);
@@ -35,17 +35,18 @@ verdicts) or from a report's verdicts.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .claims import DOCUMENT_KINDS, Claim, Kind, Verdict
-from .ledger import DocumentLedger, LedgerItem
+from .ledger import UNTESTABLE, DocumentLedger, LedgerItem
 
 __all__ = [
     "FINDINGS", "ACCUSING", "Finding", "item_finding", "findings", "finding_counts", "missing_defenses", "expected_verdicts",
-    "report_claims", "report_findings", "owners", "standard_problems",
+    "report_claims", "report_findings", "owners", "standard_problems", "rule_problems", "is_header",
 ]
 
 #: Every finding, heaviest first (the order in which reports list them).
@@ -134,7 +135,8 @@ def item_finding(item: LedgerItem, verdicts: Mapping[str, Verdict], claims: Mapp
             return made("error", item.defense)
         verdict = Verdict(verdicts[charitable])
         if (verdict == Verdict.HOLDS or charitable in measured) and item.untested:
-            return made("inconclusive", f"{item.defense} [the charitable reading {charitable} holds, but it does not test: {item.untested}]{flips}")
+            # an accusing reading is refuted and the charitable one holds: the reading decides, whatever is left untested
+            return made("depends-on-reading", f"{item.defense} [the charitable reading {charitable} holds; not tested: {item.untested}]{flips}")
         if verdict == Verdict.HOLDS or charitable in measured:
             return made("depends-on-reading", f"{item.defense} [the charitable reading {charitable} holds]{flips}")
         return made("inconclusive", f"{item.defense} [the charitable reading {charitable} is {verdict.value}]")
@@ -223,7 +225,8 @@ def standard_problems(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str
     - *slips*: an item marked ``slip`` is refuted as printed (its finding would be error);
     - *twins agree*: twins have equal findings, or ``twin_differs`` says how their words differ;
     - *every label is attacked* (`reviews`): each error and slip records a defence, each holds,
-      depends-on-reading and inconclusive with claims a prosecution.
+      depends-on-reading and inconclusive with claims a prosecution;
+    - and the rules of `rule_problems`.
     """
     verdicts = expected_verdicts(claims) if verdicts is None else verdicts
     found = {(f.document, f.item): f for f in findings(ledgers, verdicts, claims)}
@@ -249,6 +252,129 @@ def standard_problems(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str
                 out.append(f"{it.key}: {f.finding} without a recorded defence")
             if reviews and it.claims and f.finding in ("holds", "depends-on-reading", "inconclusive") and not it.prosecution:
                 out.append(f"{it.key}: {f.finding} without a recorded prosecution")
+    return out + rule_problems(ledgers, claims, verdicts, found)
+
+
+#: Item types that head, label or define rather than state (rule: they accuse only through their own words).
+_HEADER_TYPES = ("table", "figure", "algorithm", "definition")
+_HEADER_WORDS = re.compile(r"caption|heading|header|title|class\b|pseudo-?code", re.IGNORECASE)
+#: Locations where a document restates its results in its own words (rule 5: tested there by a claim of their own).
+_SUMMARY_WORDS = re.compile(r"abstract|conclusion|summary|contribution", re.IGNORECASE)
+
+
+def is_header(item: LedgerItem) -> bool:
+    """A heading, caption, table or figure label, class header, algorithm title or pseudo-code definition."""
+    return item.type in _HEADER_TYPES or bool(_HEADER_WORDS.search(item.location))
+
+
+_QUOTED = re.compile(r"'([^']{3,})'|\u2018([^\u2019]{3,})\u2019|\"([^\"]{3,})\"")
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _own_words(item: LedgerItem, claim: Any) -> bool:
+    """The claim tests `item`'s own words: its source names the item's line, or a piece of the words it quotes (split at
+    '...') is in the item's quote, letters and digits compared (where it quotes nothing: the start of the item's quote)."""
+    source = str(getattr(claim, "source", ""))
+    if f"line {item.line}" in source:
+        return True
+    quoted = [_letters(piece) for m in _QUOTED.finditer(source) for piece in next(g for g in m.groups() if g).split("...")]
+    quoted = [q for q in quoted if len(q) >= 3]
+    if quoted:
+        mine = _letters(item.quote)
+        return any(q in mine or mine in q for q in quoted)
+    return " ".join(item.quote.split()[:3]) in source
+
+
+def _letters(text: str) -> str:
+    """Letters and digits only, lower case: LaTeX and plain transcriptions of one formula compare equal
+    ('V_Leak_i/C_m_i' and '$V_{Leak_i}/C_{m_i}$')."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+_BIG_O = re.compile(r"(?:O|\U0001d4aa)\(([^()]*)\)")
+
+
+def _printed(item: LedgerItem, claims: Iterable[Any]) -> set[str]:
+    """The numbers an item's accusation rests on: the decimals (1.87; 0.50 = 0.5) and the O(...) orders in the words its
+    accusing claims' sources quote (in the item's quote where they quote nothing)."""
+    texts = [next(g for g in m.groups() if g) for c in claims for m in _QUOTED.finditer(str(getattr(c, "source", "")))] or [item.quote]
+    out = {f"{float(x):g}" for text in texts for x in _DECIMAL.findall(text)}
+    out |= {f"O({_letters(x)})" for text in texts for x in _BIG_O.findall(text) if _letters(x)}
+    return out
+
+
+def _same_defect(first: str, second: str) -> bool:
+    """Two claim ids check one proposition: equal, or one restates the other (`claims.restated`: ``<id>.<suffix>``)."""
+    return first == second or first.startswith(second + ".") or second.startswith(first + ".")
+
+
+def rule_problems(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, Any], verdicts: Mapping[str, Verdict],
+                  found: Mapping[tuple[str, str], Finding]) -> list[str]:
+    """The rules of issue 43 that a program catches (``reports/FINDINGS_STANDARD.md``, "Rules a program checks"):
+
+    - *headers*: a heading, caption, class header, algorithm title or pseudo-code definition accuses only through
+      claims that quote its own words (the words a claim's source quotes are in the item's quote);
+    - *one defect, one item*: two items of one document whose accusing claims check one proposition (one restated from
+      the other) on the same printed numbers (a decimal or an O(...) that both print or quote) are one owner and one citer, unless one of
+      them says it again in a summary (the same claim tested twice is `owners`' business);
+    - *untested*: a part left untested says why no claim can decide it (``untested_reason``);
+    - *outside evidence*: a claim resting on evidence from outside the document (`Claim.outside`) is cited, never tested;
+    - *readings*: an ``error`` item beside a holding ``reading`` claim says in its defence why that reading breaks the
+      words or the scope (it names the claim);
+    - *contradictions*: an item that contradicts another place says which place is wrong (``blame``), and the
+      contradicted place does not accuse through the same claims (counted once);
+    - *twins*: ``twin_differs`` says whether their words or the data their words refer to differ.
+    """
+    out: list[str] = []
+    accusing_of: dict[tuple[str, str], list[str]] = {}
+    for doc, led in ledgers.items():
+        for it in led.items:
+            accusing_of[(doc, it.item)] = [cid for cid in it.claims if cid in claims and cid in verdicts and _is_document(claims[cid])
+                                           and Verdict(verdicts[cid]) == Verdict.REFUTED and not claims[cid].threshold]
+    for doc, led in ledgers.items():
+        by_item = {it.item: it for it in led.items}
+        for it in led.items:
+            f = found.get((doc, it.item))
+            accusing = accusing_of[(doc, it.item)]
+            if is_header(it):
+                for cid in accusing:
+                    if not _own_words(it, claims[cid]):
+                        out.append(f"{it.key}: a {it.type} ({it.location}) accuses through {cid}, a claim about other words; cite it")
+            numbers = _printed(it, [claims[c] for c in accusing])
+            for other in led.items:
+                if other.item <= it.item or _SUMMARY_WORDS.search(other.location) or _SUMMARY_WORDS.search(it.location):
+                    continue
+                same_numbers = numbers & _printed(other, [claims[c] for c in accusing_of[(doc, other.item)]])
+                shared = sorted({f"{a}/{b}" for a in accusing for b in accusing_of[(doc, other.item)] if a != b and _same_defect(a, b)})
+                if shared and same_numbers:
+                    printed = ", ".join(sorted(same_numbers))
+                    out.append(f"{doc}: {it.item} and {other.item} accuse through one proposition ({', '.join(shared)}) on the same "
+                               f"printed numbers ({printed}); one owns it, the other cites it")
+            if it.untested and it.untested_reason not in UNTESTABLE:
+                out.append(f"{it.key}: untested part without an untested_reason from {', '.join(UNTESTABLE)}: a part that the "
+                           "document's own tables, equations or code decide gets a claim")
+            for cid in it.claims:
+                if cid in claims and getattr(claims[cid], "outside", ""):
+                    out.append(f"{it.key}: tests {cid}, which rests on outside evidence ({claims[cid].outside}); cite it")
+            if f is not None and f.finding == "error":
+                held = [cid for cid in it.claims if cid in claims and _kind(claims[cid]) == Kind.READING.value
+                        and Verdict(verdicts.get(cid, Verdict.INCONCLUSIVE)) == Verdict.HOLDS]
+                for cid in held:
+                    if cid not in it.defense:
+                        out.append(f"{it.key}: error beside the holding reading {cid}: the defence says why that reading breaks the "
+                                   "words or the scope, or the item is depends-on-reading")
+            if it.contradicts:
+                other = by_item.get(it.contradicts)
+                if not it.blame:
+                    out.append(f"{it.key}: contradicts {it.contradicts} but does not say which place is wrong (blame)")
+                if other is not None and set(accusing) & set(accusing_of[(doc, other.item)]):
+                    out.append(f"{it.key}: contradicts {it.contradicts}, and both accuse through the same claims; count it once")
+            if it.twin_differs and not it.twin_differs.startswith(("words:", "data:")):
+                out.append(f"{it.key}: twin_differs must say what differs: begin with 'words:' or 'data:'")
     return out
 
 

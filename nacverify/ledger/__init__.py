@@ -33,7 +33,13 @@ An item with claims may also give
   omitted input or a name shorthand whose meaning is unique and on which nothing depends (the
   finding is then ``slip``, not ``error``);
 - ``untested``: the part of the statement that the claims do not test (the finding is then at
-  most ``inconclusive``);
+  most ``inconclusive``), with ``untested_reason``: why no claim can decide that part here, one of
+  `UNTESTABLE` (a part that the document's own tables, equations or code decide gets a claim);
+- ``contradicts``: the item of the same document that this one contradicts (two places that cannot
+  both be right), with ``blame``: which of the two the document's other evidence shows wrong, or
+  that nothing decides; the finding is counted once, at this item;
+- ``twin_differs``: how two twins differ, beginning ``words:`` (their words differ) or ``data:``
+  (the data their words refer to differ);
 - ``prosecution``: the answer of an independent prosecutor to a ``holds``,
   ``depends-on-reading`` or ``inconclusive`` finding (``defense`` holds the defender's answer to
   an ``error`` or ``slip``).
@@ -46,6 +52,7 @@ The ledger is data a scientist reviews without reading code; `coverage` counts i
 from ._ledger import (
     NOT_CHECKABLE,
     ITEM_TYPES,
+    UNTESTABLE,
     DocumentLedger,
     LedgerItem,
     SEED_FILES,
@@ -59,6 +66,7 @@ from ._ledger import (
 __all__ = [
     "NOT_CHECKABLE",
     "ITEM_TYPES",
+    "UNTESTABLE",
     "DocumentLedger",
     "LedgerItem",
     "SEED_FILES",

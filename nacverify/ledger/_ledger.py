@@ -51,6 +51,10 @@ NOT_CHECKABLE = {
     "heading": "a heading, title, author or affiliation line, or a figure's or table's label: it names a part and asserts nothing",
 }
 
+#: Why a part of a statement (``untested``) cannot be decided here: the not-checkable reasons that are not a
+#: definition, a heading or a plan (those assert nothing that a claim could test).
+UNTESTABLE = ("needs-authors-data", "needs-authors-hardware", "qualitative", "external", "intent")
+
 #: libyaml's safe loader where PyYAML was built with it (the same documents, parsed ten times faster), else the
 #: pure-Python one.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -76,7 +80,10 @@ class LedgerItem:
     slip: str = ""
     prosecution: str = ""
     untested: str = ""
+    untested_reason: str = ""
     twin_differs: str = ""
+    contradicts: str | None = None
+    blame: str = ""
 
     @property
     def key(self) -> str:
@@ -137,7 +144,10 @@ def _parse(doc: str, text: str) -> DocumentLedger:
                 slip=_text(raw.get("slip")),
                 prosecution=_text(raw.get("prosecution")),
                 untested=_text(raw.get("untested")),
+                untested_reason=str(raw.get("untested_reason") or ""),
                 twin_differs=_text(raw.get("twin_differs")),
+                contradicts=raw.get("contradicts"),
+                blame=_text(raw.get("blame")),
             )
         )
     return DocumentLedger(doc, str(data.get("document", SEED_FILES.get(doc, ""))), str(data.get("title", "")), tuple(items))
@@ -209,6 +219,8 @@ def validate(ledgers: Mapping[str, DocumentLedger], claim_ids: Iterable[str]) ->
                 problems.append(f"{where}: {cid} is both tested (claims) and cited (cites)")
             if it.cites and not it.claims and not it.not_checkable:
                 problems.append(f"{where}: cites claims but tests none and gives no not_checkable reason")
+            if it.contradicts and not any(t.item == it.contradicts for t in led.items):
+                problems.append(f"{where}: contradicts {it.contradicts!r}, which is no item of this document")
             if (it.slip or it.untested) and not it.claims:
                 problems.append(f"{where}: slip and untested need claims that test the item")
             if it.twin_differs and not it.twin:
