@@ -84,7 +84,7 @@ def test_one_defect_in_prose_and_again_in_its_table_row_is_one_item():
     assert _problems(row, summary) == []
     # a table row restating the prose's order on the same printed O(nk)
     table_row = _item("A", "table3.rnn", type="table-cell", location="Table 3, RNN row", line=30, quote="RNN O(nk) O(k)",
-                      claims=("rnn.nk.table3", "accusing.reading"), charitable="accusing.reading", defense="d")
+                      claims=("rnn.nk.table3", "charitable"), charitable="charitable", defense="d")
     assert _problems(PROSE, table_row) == [
         "A: c2.complexities and table3.rnn accuse through one proposition (rnn.nk/rnn.nk.table3) on the same printed "
         "numbers (O(nk)); one owns it, the other cites it"]
