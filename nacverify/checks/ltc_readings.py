@@ -4,7 +4,7 @@ refutes, the kindest plausible reading a careful author would defend, checked on
 
 * ``ltc.table12.init_one_sigma``: table 12's "Typical Range (init)" as the conventional one-sigma
   range of section 14's initial distributions: $\sigma \le b$ for $[-b, b]$.
-* ``ltc.eq9a.shapes.transposed``: $\gamma I$ with $\gamma \in \mathbb{R}^{M \times N}$ read in the
+* ``ltc.eq9a.shapes.transposed`` (a correction: a transposed shape changes the printed one, issue 43): $\gamma I$ with $\gamma \in \mathbb{R}^{M \times N}$ read in the
   row-vector convention ($I^T \gamma = \gamma^T I$), likewise $W_{out}^T x$.
 * ``ltc.eq11.nonnegative_weights``: $f_i = \sum_j w_{ij}\sigma_j$ with conductance-like $w_{ij} \ge 0$
   (table 12: synaptic weight in $[0, 2]$, "always $\ge 0$"), $W_i = \sum_j w_{ij}$.
@@ -141,8 +141,7 @@ def ltc_reading_claims() -> list[Claim]:
         Claim("ltc.eq9a.shapes.transposed", f"{s}, after eq. 9a (line 193), 'gamma in R^{{M x N}}'; table 12 line 412, 'W_out | N x N_out'",
               "with the printed shapes read in the row-vector convention (I gamma = gamma^T I, W_out^T x), eq. 9a and eq. 24 are defined and "
               "give vectors of sizes N and N_out", "N = 5, M = 3, N_out = 2, random entries", H, "a transposition convention, nothing more",
-              _shapes_transposed_check, group="ltc", kind=Kind.READING,
-              reading="gamma I and W_out x read as gamma^T I and W_out^T x (the row-vector convention x gamma_r + I gamma + mu)"),
+              _shapes_transposed_check, group="ltc", kind=Kind.CORRECTION),
         Claim("ltc.eq11.nonnegative_weights", f"{s}, eq. 11 (line 250) with line 248, 'neuron i receives M incoming connections and W_i = sum_j |w_ij|'; "
               "table 12 line 422, 'Synaptic weight w_ij ... [0, 2] ... Always >= 0'",
               "with f_i = sum_j w_ij sigma_j, w_ij >= 0 and sigma_j in (0, 1): tau/(1 + tau W_i) <= tau/(1 + tau f_i) <= tau",
