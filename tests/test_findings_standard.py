@@ -168,7 +168,7 @@ def test_standard_problems_names_each_defect():
     b = _item("B", "t1", claims=("r",), twin="A:s1")
     assert _problems(a, b) == ["A:s1: depends-on-reading, but its twin B:t1 is holds (equal findings, or twin_differs)",
                                "B:t1: holds, but its twin A:s1 is depends-on-reading (equal findings, or twin_differs)"]
-    assert _problems(a, LedgerItem(**{**b.__dict__, "twin_differs": "B adds a condition"})) == []
+    assert _problems(a, LedgerItem(**{**b.__dict__, "twin_differs": "words: B adds a condition"})) == []
 
 
 def test_standard_problems_asks_for_a_review_of_every_label_that_decides():
