@@ -136,3 +136,12 @@ def test_jaxpr_stats_works_in_a_fresh_process():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
     assert done.stdout.strip() == str(2 * 3 * 5 * 4)  # 2 x output elements (3 x 5) x contracted size 4
+
+
+def test_single_connection_and_figure1_gates():
+    # Theorem 1 with M = 1: A^min = A^max = f_phi/f_omega = f_phi/omega_tau, so eq. 4 is eq. 5 (lines 48, 52)
+    assert _outcome("nac000.ledger.thm1.single_connection").evidence.scalars["equal"] == 1
+    # eq. 13 (lines 138-139): G_input = G_output = [N_s], D = [N_i, N_c, N_m]; eq. 14 (lines 143-144): [N_i] -> [N_m], D = [N_s]
+    assert ledger_000._groups(r"G_{\text{output}}=[N_{s}],\mathcal{D}=[N_{i},N_{c},N_{m}]", r"\mathcal{D}") == ("i", "c", "m")
+    out = _outcome("nac000.ledger.fig1.gates")
+    assert out.verdict == Verdict.HOLDS and out.evidence.scalars == {"panel_b": 1, "panel_c": 1}

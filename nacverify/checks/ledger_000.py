@@ -240,6 +240,40 @@ def _single_key_softmax() -> Outcome:
                    Evidence({"logit": grid, "alpha": weights}, {"max_deviation": deviation}, {}))
 
 
+def _single_connection_collapse() -> Outcome:
+    """Theorem 1 with M = 1: phi = f_phi, omega = f_omega, A^min = A^max = A_{i,1}, so eq. 4's bounds are eq. 5's."""
+    f_phi = sp.Symbol("f_phi", real=True)
+    f_omega = sp.Symbol("f_omega", positive=True)
+    per_connection = [f_phi / f_omega]  # A_{i,j} for j = 1..M, M = 1
+    phi, omega = sum([f_phi]), sum([f_omega])
+    lower4, upper4 = sp.Min(0, sp.Min(*per_connection)), sp.Max(0, sp.Max(*per_connection))
+    steady = phi / omega  # A_i = f_phi / omega_tau (line 54)
+    lower5, upper5 = sp.Min(0, steady), sp.Max(0, steady)
+    ok = sp.simplify(lower4 - lower5) == 0 and sp.simplify(upper4 - upper5) == 0
+    return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, f"M = 1: eq. 4 gives [{lower4}, {upper4}], eq. 5 [{lower5}, {upper5}]",
+                   Evidence({}, {"equal": int(ok)}, {} if ok else {"eq4": str((lower4, upper4)), "eq5": str((lower5, upper5))}))
+
+
+def _groups(text: str, name: str) -> tuple[str, ...]:
+    found = re.search(re.escape(name) + r"=\[([^\]]*)\]", text)
+    return tuple(re.findall(r"N_\{(\w)\}", found.group(1))) if found else ()
+
+
+def _figure1_gates() -> Outcome:
+    """Figure 1's caption: (b) sensory gate: sensory neurons active, the rest disabled; (c) backbone: inter-to-motor, sensory disabled.
+    Against eqs. 13-14's G_input, G_output and disabled groups D (the LaTeX of lines 138-139 and 143-144)."""
+    sensory = " ".join(_lines()[_equation_line(13)[0] - 1 : _equation_line(13)[0] + 1])
+    backbone = " ".join(_lines()[_equation_line(14)[0] - 1 : _equation_line(14)[0] + 1])
+    parsed = {name: {g: _groups(text, g) for g in ("G_{\\text{input}}", "G_{\\text{output}}", "\\mathcal{D}")} for name, text in (("sensory", sensory), ("backbone", backbone))}
+    key = {"G_{\\text{input}}": "input", "G_{\\text{output}}": "output", "\\mathcal{D}": "disabled"}
+    parsed = {name: {key[g]: v for g, v in groups.items()} for name, groups in parsed.items()}
+    caption_b = parsed["sensory"]["input"] == ("s",) and parsed["sensory"]["output"] == ("s",) and set(parsed["sensory"]["disabled"]) == {"i", "c", "m"}
+    caption_c = parsed["backbone"]["input"] == ("i",) and parsed["backbone"]["output"] == ("m",) and parsed["backbone"]["disabled"] == ("s",)
+    text = f"eq. 13 {parsed['sensory']}; eq. 14 {parsed['backbone']}"
+    ok = caption_b and caption_c
+    return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, text, Evidence({}, {"panel_b": int(caption_b), "panel_c": int(caption_c)}, {} if ok else {"eqs": text}))
+
+
 # ----------------------------------------------------------------------------- Table 4 and Section 3's baselines
 
 
@@ -373,6 +407,14 @@ def ledger000_claims() -> list[Claim]:
               expected_reason="D.1 describes the baselines, D.2 the ablations, D.3 the rest",
               check=lambda ctx: _details_in("Appendix D ", "D.4 "), group="text", kind=Kind.CORRECTION),
         *_count_claims(),
+        Claim(id="nac000.ledger.thm1.single_connection", source=f"{SEED000}, Theorem 1, 'In the special case of a single connection (M=1), the bounds collapse to' eq. 5",
+              statement="with M = 1 eq. 4's bounds min(0, A^min), max(0, A^max) equal eq. 5's min(0, A_i), max(0, A_i) with A_i = f_phi/omega_tau",
+              assumptions="SymPy; Theorem 1's decomposition with one connection, f_omega > 0", expected=Verdict.HOLDS, expected_reason="A^min = A^max = f_phi/f_omega = f_phi/omega_tau",
+              check=lambda ctx: _single_connection_collapse(), group="text", kind=Kind.AS_PRINTED),
+        Claim(id="nac000.ledger.fig1.gates", source=f"{SEED000}, Figure 1 caption, '(b) Sensory gate, where sensory neurons are active, and the remaining neurons are disabled ... (c) Backbone, showing inter-motor projections with sensory neurons disabled'",
+              statement="eq. 13's sensory cell takes and returns N_s with N_i, N_c, N_m disabled, and eq. 14's backbone takes N_i, returns N_m with N_s disabled",
+              assumptions="the LaTeX of eqs. 13-14 as printed", expected=Verdict.HOLDS, expected_reason="G_input=[N_s], G_output=[N_s], D=[N_i,N_c,N_m]; G_input=[N_i], G_output=[N_m], D=[N_s]",
+              check=lambda ctx: _figure1_gates(), group="text", kind=Kind.AS_PRINTED),
         Claim(id="nac000.ledger.emnist_784", source=f"{SEED000}, Section 3.1 and Appendix D.3.1, 'flattening each 28×28 image into a time-series of length 784'",
               statement="28 x 28 = 784 in both sentences that print it", assumptions="arithmetic", expected=Verdict.HOLDS, expected_reason="784",
               check=lambda ctx: _emnist_784(), group="text", kind=Kind.AS_PRINTED),
