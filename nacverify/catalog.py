@@ -43,3 +43,4 @@ from .checks import ltc_readings as _ltc_readings_claims  # noqa: F401
 from .checks import locality_readings as _locality_readings_claims  # noqa: F401
 from .checks import nac_twins as _nac_twins_claims  # noqa: F401
 from .checks import text_decided as _text_decided_claims  # noqa: F401
+from .checks import ledger_000 as _ledger_000_claims  # noqa: F401

@@ -104,6 +104,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac000.d3                    nac_datasets
     nac000.d33                   nac_readings
     nac000.d4                    nac_twins
+    nac000.ledger                ledger_000
     nac000.s22                   charitable_nac
     nac000.s2_2                  nac_curation_cost
     nac000.s3                    nac_readings

@@ -110,6 +110,7 @@ def alg2_exact_literal(q: np.ndarray, k: np.ndarray, topk: int) -> dict:
 
 def _sub_jaxprs(params):
     import jax
+    import jax.extend  # noqa: F401  (jax.extend.core is a submodule that `import jax` does not load)
 
     for v in params.values():
         items = v if isinstance(v, (tuple, list)) else (v,)
