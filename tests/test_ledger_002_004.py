@@ -129,3 +129,19 @@ def test_eq13_gloss_refuted_at_t0_by_hand():
     r = run("ltc.eq13.outside_start.what_it_does")
     assert r.verdict == Verdict.REFUTED
     assert r.outcome.evidence.witness["v0"] == pytest.approx(0.5)
+
+
+def test_eq6_w_as_a_product_by_hand():
+    # raw = all ones (2 x 2), C_m = (1, 2), sigma = (1, 1): eq. 5 gives sum_j w_ij/C_m_i sigma_j = (2/1, 2/2) = (2, 1);
+    # rows scaled by 1/C_m_i give (2, 1); NumPy's broadcast raw * (1, 1/2) scales columns: (1.5, 1.5); raw @ (1, 1/2) is a vector
+    raw, inverse, sig = np.ones((2, 2)), np.array([1.0, 0.5]), np.ones(2)
+    assert (np.diag(inverse) @ raw @ sig).tolist() == [2.0, 1.0]
+    assert ((raw * inverse) @ sig).tolist() == [1.5, 1.5]
+    assert (raw @ inverse).shape == (2,)
+    r = run("ledger002.eq6.W_product.matvec")
+    assert r.verdict == Verdict.REFUTED and r.claim.kind == Kind.AS_PRINTED
+    assert r.outcome.evidence.witness["shape"] == "(3,)"
+    r = run("ledger002.eq6.W_product.broadcast")
+    assert r.verdict == Verdict.REFUTED and r.outcome.evidence.scalars["largest_gap"] > 0.1
+    r = run("ledger002.eq6.W_product.row_scaling")
+    assert r.verdict == Verdict.HOLDS and r.outcome.evidence.scalars["largest_gap"] < 1e-12

@@ -12,6 +12,11 @@ Seed 002, read off its own displays (SymPy, exact):
   in the voltages and speeds up the decay of the difference by $2\hat\omega/C$.
 * `ledger002.eq6.W_sigma_both` (line 118): in eq. 6 the term $s = W\sigma(u)$ enters the decay rate
   $1/\tau + s$ and the drive $A + sB$.
+* `ledger002.eq6.W_product.*` (line 125): W is 'the product of the raw weight matrix (shape
+  (n+N) x (n+N)) and an (n+N) vector containing 1/C_m_i values'. As a matrix-vector product it is a
+  vector, not W's declared (n+N) x (n+N) (``matvec``); as NumPy's broadcast product it scales column j
+  by 1/C_m_j, where eq. 4-5 need $w_{ij}/C_{m_i}$ (``broadcast``); scaling row i by 1/C_m_i,
+  $W = \mathrm{diag}(1/C_m) W_{raw}$, gives eq. 5's rate terms summed over j (``row_scaling``).
 * `ledger002.eq7a.varies` (line 160): $\tau_{sys} = \tau/(1 + \tau f)$ with eq. 9a's
   $f = \tanh(\gamma_r x + \gamma I + \mu)$ has nonzero partial derivatives in $x$ and in $I$.
 * `ledger002.eq21.additional_factor` (line 324): eq. 21 divided by eq. 19 is exactly
@@ -102,6 +107,40 @@ def _w_sigma_both_check(ctx: CheckContext) -> Outcome:
            f"d(rate)/ds = {sp.sstr(d_rate)}, d(drive)/ds = {sp.sstr(d_drive)}: W sigma(u) enters both, the drive through B")
     return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg,
                    Evidence(scalars={"d_rate_ds": sp.sstr(d_rate), "d_drive_ds": sp.sstr(d_drive)}))
+
+
+def _w_product_data(ctx: CheckContext):
+    rng = np.random.default_rng([ctx.seed, 2125])
+    size = 3                                                   # n + N
+    raw = rng.uniform(0.0, 2.0, (size, size))                  # w_ij, table 12: [0, 2]
+    capacitance = np.array([0.5, 2.0, 8.0])                    # C_m_i, table 12: [0.1, 10], distinct
+    sig = rng.uniform(0.05, 0.95, size)                        # sigma(u_j)
+    # eq. 5 summed over the presynaptic j of neuron i: synaptic part of the decay rate, sum_j (w_ij / C_m_i) sigma_j
+    eq5 = np.array([sum(raw[i, j] / capacitance[i] * sig[j] for j in range(size)) for i in range(size)])
+    return raw, capacitance, sig, eq5
+
+
+def _w_product_check(mode: str):
+    def check(ctx: CheckContext) -> Outcome:
+        raw, capacitance, sig, eq5 = _w_product_data(ctx)
+        inverse = 1.0 / capacitance
+        if mode == "matvec":
+            product = raw @ inverse
+            ok = product.shape == raw.shape
+            msg = (f"raw weight matrix {raw.shape} times the vector of 1/C_m_i {inverse.shape}: a matrix-vector product has shape "
+                   f"{product.shape}, not W's declared {raw.shape}")
+            return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg,
+                           Evidence(scalars={"shape": str(product.shape)}, witness={} if ok else {"shape": str(product.shape)}))
+        weights = raw * inverse if mode == "broadcast" else np.diag(inverse) @ raw
+        rate = weights @ sig
+        gap = float(np.max(np.abs(rate - eq5)))
+        ok = gap <= 1e-12 * float(np.max(np.abs(eq5)))
+        how = "NumPy raw * (1/C_m) (column j scaled by 1/C_m_j)" if mode == "broadcast" else "diag(1/C_m) raw (row i scaled by 1/C_m_i)"
+        msg = (f"W = {how}, C_m = {capacitance.tolist()}: (W sigma(u))_i = {np.round(rate, 6).tolist()} against eq. 5's sum_j (w_ij/C_m_i) "
+               f"sigma_j = {np.round(eq5, 6).tolist()} (largest gap {gap:.3g})")
+        return Outcome(Verdict.HOLDS if ok else Verdict.REFUTED, msg, Evidence(scalars={"largest_gap": gap}))
+
+    return check
 
 
 # ----------------------------------------------------------------------------- seed 002, eq. 7a
@@ -238,6 +277,28 @@ def ledger_002_004_claims() -> list[Claim]:
                "the input drive (through the reversal potentials B)'",
                "in eq. 6, s = W sigma(u) enters the decay rate 1/tau + s (d/ds = 1) and the drive A + s B (d/ds = B)",
                "eq. 6 per component, s held as a symbol", H, "read off eq. 6", _w_sigma_both_check, Kind.AS_PRINTED),
+        _claim("ledger002.eq6.W_product.matvec",
+               f"{s2}, section 3 line 125, 'W in R^((n+N) x (n+N)) --- Effective weight matrix. This is the product of the raw weight matrix "
+               "(shape (n+N) x (n+N)) and an (n+N) vector containing 1/C_m_i values.'",
+               "the product of the (n+N) x (n+N) raw weight matrix and the (n+N) vector of 1/C_m_i values has W's declared shape (n+N) x (n+N)",
+               "n + N = 3; 'product' as the matrix-vector product", R, "a matrix times a vector is a vector of n + N entries",
+               _w_product_check("matvec"), Kind.AS_PRINTED),
+        _claim("ledger002.eq6.W_product.broadcast",
+               f"{s2}, section 3 line 125, 'This is the product of the raw weight matrix (shape (n+N) x (n+N)) and an (n+N) vector containing "
+               "1/C_m_i values.'",
+               "W = raw * (1/C_m) with NumPy broadcasting (the vector along the last axis) gives eq. 6's W sigma(u) the synaptic rate terms of "
+               "eq. 5, sum_j (w_ij/C_m_i) sigma_j", "n + N = 3, w in [0, 2], C_m = 0.5, 2, 8 (table 12 ranges), sigma_j in (0.05, 0.95)",
+               R, "broadcasting scales column j by 1/C_m_j: w_ij/C_m_j, not w_ij/C_m_i", _w_product_check("broadcast"), Kind.READING,
+               "'product' as the element-wise product with the vector broadcast along the last axis (NumPy's raw * c, the document's "
+               "Python readers' default)"),
+        _claim("ledger002.eq6.W_product.row_scaling",
+               f"{s2}, section 3 line 125, 'This is the product of the raw weight matrix (shape (n+N) x (n+N)) and an (n+N) vector containing "
+               "1/C_m_i values.'",
+               "W = diag(1/C_m) raw (row i scaled by 1/C_m_i) gives eq. 6's W sigma(u) the synaptic rate terms of eq. 5, sum_j (w_ij/C_m_i) sigma_j",
+               "n + N = 3, w in [0, 2], C_m = 0.5, 2, 8 (table 12 ranges), sigma_j in (0.05, 0.95)",
+               H, "W_ij = w_ij/C_m_i, eq. 4's w_ij/C_m_i", _w_product_check("row_scaling"), Kind.READING,
+               "'product ... and an (n+N) vector containing 1/C_m_i values' as the element-wise product with the vector indexed by the row "
+               "(the postsynaptic neuron i), as the subscript i of C_m_i says"),
         _claim("ledger002.eq7a.varies",
                f"{s2}, section 4 line 160, 'This is the liquid time-constant: it varies with the input and hidden state through f.'",
                "eq. 7a's tau_sys with eq. 9a's f has nonzero partial derivatives in x and in I",
