@@ -172,8 +172,9 @@ OBLIGATIONS = [
     ),
     Obligation(
         "nac.eq15_16.shared_output_as_printed",
-        kind="reading",
-        reading="eq. 15-16 as printed: sigma and softplus applied to the same output NN_backbone(u)",
+        # a lemma (issue 43): eq. 15-16 define the heads and assert nothing; the 'one shared output' reading contradicts the
+        # backbone sentence's own 'separate head layers', so this fact is context for it, never an accusation
+        kind="lemma",
         source=f"{SEED001}, Section 2.2, eq. 15-16 and '(i) separate head layers enable the system to capture temporal and "
                f"structural dependencies independently' (000: eq. 15-16 and the paragraph after eq. 13)",
         statement="with phi = sigma(NN_backbone(u)) and omega = softplus(NN_backbone(u)) + eps from one output, fixing omega "
