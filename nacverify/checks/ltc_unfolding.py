@@ -25,13 +25,17 @@ from ._ltc_common import _CACHE, M, N, RANGES_TEXT, SEED002, draw_networks
 __all__ = ["unfolding_claims", "held_rhs"]
 
 
-@functools.partial(jax.jit, static_argnames=("substep", "f_once"))
-def _fused_dynamic(params, inputs, dt, L, substep: str = "dt/L", f_once: bool = False):
-    """`fused_sequence` (sigmoid) with L a traced integer (one compile for every L; not for reverse-mode AD)."""
+_ACTIVATIONS = {"sigmoid": jax.nn.sigmoid, "tanh": jnp.tanh}
+
+
+@functools.partial(jax.jit, static_argnames=("substep", "f_once", "activation"))
+def _fused_dynamic(params, inputs, dt, L, substep: str = "dt/L", f_once: bool = False, activation: str = "sigmoid"):
+    """`fused_sequence` (sigmoid, or tanh, table 12's most common f) with L a traced integer (one compile for every L; not for reverse-mode AD)."""
     h = dt / L if substep == "dt/L" else dt
+    act = _ACTIVATIONS[activation]
 
     def f_of(x, I):
-        return jax.nn.sigmoid(jnp.einsum("bn,bnk->bk", x, params["gamma_r"]) + jnp.einsum("bm,bmk->bk", I, params["gamma"]) + params["mu"])
+        return act(jnp.einsum("bn,bnk->bk", x, params["gamma_r"]) + jnp.einsum("bm,bmk->bk", I, params["gamma"]) + params["mu"])
 
     def step(x, I):
         f0 = f_of(x, I)
@@ -55,15 +59,24 @@ def held_rhs(t, y, args):
     return (-(1 / p["tau"] + f) * x + f * p["A"]).reshape(-1)
 
 
-def _held_reference(p, inputs, dt):
+def held_rhs_tanh(t, y, args):
+    """`held_rhs` with f = tanh (table 12: 'most common')."""
+    p, inputs, starts = args
+    k = jnp.clip(jnp.searchsorted(starts, t, side="right") - 1, 0, inputs.shape[0] - 1)
+    x = y.reshape(p["A"].shape)
+    f = jnp.tanh(jnp.einsum("bn,bnk->bk", x, p["gamma_r"]) + jnp.einsum("bm,bmk->bk", inputs[k], p["gamma"]) + p["mu"])
+    return (-(1 / p["tau"] + f) * x + f * p["A"]).reshape(-1)
+
+
+def _held_reference(p, inputs, dt, rhs=held_rhs):
     """Eq. 7 solved by Tsit5 (rtol 1e-11) through every input step (jumps at k dt), at the step ends."""
     b = p["A"].shape[0]
     S = inputs.shape[0]
     ts = dt * np.arange(S + 1)
     jumps = tuple(float(t) for t in ts[1:-1])
     args = ({k: jnp.asarray(p[k]) for k in ("tau", "gamma_r", "gamma", "mu", "A")}, jnp.asarray(inputs), jnp.asarray(ts[:-1]))
-    sol = solve_system(held_rhs, args, np.zeros(b * N), ts, rtol=1e-11, atol=1e-13, jump_ts=jumps)
-    tight = solve_system(held_rhs, args, np.zeros(b * N), ts, rtol=1e-13, atol=1e-15, jump_ts=jumps)
+    sol = solve_system(rhs, args, np.zeros(b * N), ts, rtol=1e-11, atol=1e-13, jump_ts=jumps)
+    tight = solve_system(rhs, args, np.zeros(b * N), ts, rtol=1e-13, atol=1e-15, jump_ts=jumps)
     ref = sol.ys.reshape(b, N, -1)[..., 1:].transpose(2, 0, 1)  # (S, B, N)
     err = np.max(np.abs(sol.ys - tight.ys))
     return ref, err
@@ -132,6 +145,54 @@ def _unfold_check(reading: str):
     return check
 
 
+def _ends_data(ctx: CheckContext):
+    return cached(_CACHE, ("unfold_ends", ctx.seed, ctx.quick), lambda: _ends_data_computed(ctx), "ltc.unfolding_ends")
+
+
+def _ends_data_computed(ctx: CheckContext):
+    """Section 10's recipe (f once per input step) at L = 1 and L = 10 for sigmoid and tanh networks."""
+    b = 16 if ctx.quick else 40
+    p = draw_networks(b, ctx.seed + 37)
+    rng = np.random.default_rng([ctx.seed, 37])
+    pj = {k: jnp.asarray(p[k]) for k in ("tau", "gamma_r", "gamma", "mu", "A")}
+    out = {}
+    # every setting draws its inputs in turn (the same draws in both modes); quick solves only tanh (table 12's most common f)
+    # at the largest step, the full run all four
+    settings = [(a, r, dt) for a, r in (("sigmoid", held_rhs), ("tanh", held_rhs_tanh)) for dt in (0.1, 1.0)]
+    for activation, rhs, dt in settings:
+        inputs = rng.normal(0, 1, (10, b, M))
+        if ctx.quick and (activation, dt) != ("tanh", 1.0):
+            continue
+        ref, ref_err = _held_reference(p, inputs, dt, rhs)
+        errs = [np.max(np.abs(np.asarray(_fused_dynamic(pj, jnp.asarray(inputs), jnp.asarray(dt), jnp.asarray(L), f_once=True, activation=activation)) - ref),
+                       axis=(0, 2)) for L in (1, 10)]
+        out[(activation, dt)] = (np.array(errs).T, ref_err)
+    return p, out
+
+
+def _more_is_better_check(ctx: CheckContext) -> Outcome:
+    """Section 10's recipe (f once per input step): is L = 10 at least as accurate as L = 1 in every network, for the sigmoid and
+    for tanh, table 12's most common f? ('More = more accurate' between the ends of table 12's range; no monotonicity of ours.)"""
+    p, out = _ends_data(ctx)
+    worse, scalars, witness = 0, {"networks": p["A"].shape[0]}, {}
+    keys = list(out)
+    for key in keys:
+        e, ref_err = out[key]
+        dt = f"{key[0]}_{key[1]:g}"
+        floor = 10 * ref_err + 1e-13
+        bad = e[:, -1] > e[:, 0] + floor
+        scalars[f"networks_L10_worse_than_L1_{dt}"] = int(bad.sum())
+        worse += int(bad.sum())
+        if bad.any() and not witness:
+            i = int(np.argmax(e[:, -1] - e[:, 0]))
+            witness = {"f_and_dt": dt, "network": i, "error_L1": float(e[i, 0]), "error_L10": float(e[i, -1])}
+    counts = ", ".join(f"{k[0]} dt = {k[1]:g}: {scalars[f'networks_L10_worse_than_L1_{k[0]}_{k[1]:g}']}" for k in keys)
+    if not worse:
+        return Outcome(Verdict.HOLDS, f"L = 10 is at least as accurate as L = 1 in every network ({counts})", Evidence({}, scalars, {}))
+    return Outcome(Verdict.REFUTED, f"L = 10 is less accurate than L = 1 in {worse} network(s) of {p['A'].shape[0]} per setting ({counts}); e.g. "
+                   f"{witness['f_and_dt']}: {witness['error_L1']:.3g} at L = 1 against {witness['error_L10']:.3g} at L = 10", Evidence({}, scalars, witness))
+
+
 def unfolding_claims() -> list[Claim]:
     s = SEED002
     unfold_src = f"{s}, section 4 line 185, 'This is applied L times (unfolding steps) per input time step for accuracy'; table 12 line 415, 'More = more accurate'"
@@ -141,6 +202,12 @@ def unfolding_claims() -> list[Claim]:
               f"sigmoid, 10 input steps of N(0, 1) inputs, dt in {{0.01, 0.1, 1}} (table 12's dt range), L = 1..10 (table 12); {RANGES_TEXT}",
               Verdict.HOLDS, "the fused step is a convergent first-order scheme: error ~ 1/L", _unfold_check("dt/L"), group="ltc", kind=Kind.READING,
               reading="L substeps of size dt/L each (they cover one input step), f re-evaluated at each substep"),
+        Claim("ltc.sec10.f_once.L10_vs_L1", f"{s}, table 12 line 415, 'More = more accurate', under section 10's Complete Forward Pass (eq. 22-23, line 356)",
+              "with f computed once per input step (eq. 22) and eq. 23 applied L times with dt/L, the error against eq. 7 at L = 10 is no larger than at L = 1, in every network",
+              "networks drawn from table 12's ranges, sigmoid and tanh (table 12's most common f), dt in {0.1, 1}, 10 input steps", Verdict.REFUTED,
+              "measured: with f frozen, more substeps converge to the frozen-f solve, not to eq. 7",
+              _more_is_better_check, group="ltc", kind=Kind.READING,
+              reading="'More = more accurate' under the document's own forward pass (f once per input step), between the ends of table 12's range L = 1 and 10"),
         Claim("ltc.sec10.f_once", f"{s}, section 10, eq. 22-23, line 356, '2. **Apply fused solver** L times'",
               "error against eq. 7 decreases with L when f_val is computed once per input step (eq. 22) and eq. 23 applied L times with dt/L",
               f"as ltc.eq9.unfold_L.dt_over_L", Verdict.REFUTED,
