@@ -12,8 +12,10 @@ The cut, for a document's text :math:`D`:
    disambiguation: abbreviations such as "et al.", "e.g.", "Eq.", decimals and inline numbers do
    not end a sentence). pysbd also keeps a full stop after a unit or a symbol ("11 ms. The", "length
    N. For"); a second pass cuts at a full stop followed by a space and a capital letter unless the
-   word before it is an abbreviation (`_ABBREVIATIONS`). A block that is a heading, an equation, a
-   table row or a code line is one unit, uncut.
+   word before it is an abbreviation (`_ABBREVIATIONS`); and a piece that follows one with no
+   sentence end (full stop, question or exclamation mark, colon, semicolon) is joined to it, since
+   pysbd cuts before the "(t)" of inline math. A block that is a heading, an equation, a table row
+   or a code line is one unit, uncut.
 3. *Artifacts.* What a PDF adds and no author wrote is dropped: page numbers, the running title
    repeated at the head of each page, and fragments with no letter at all (the glyphs of a typeset
    equation's braces, ``(3)`` on a line of its own, a lone ``}``).
@@ -52,7 +54,7 @@ UNIT_KINDS = ("heading", "equation", "table-row", "caption", "code", "list-entry
 
 #: The documents whose map is complete: every unit has an item, and `nacverify coverage` fails on an
 #: uncovered one (the others list their uncovered units without failing, until they are complete).
-COMPLETE_MAPS: frozenset[str] = frozenset()
+COMPLETE_MAPS: frozenset[str] = frozenset({"000", "002", "003", "004"})
 
 #: Documents that put one paragraph on each line (each non-blank line is a block).
 _LINE_PARAGRAPHS = frozenset({"000", "002", "003", "004"})
@@ -177,11 +179,22 @@ def _segmenter():
     return pysbd.Segmenter(language="en", clean=False, char_span=False)
 
 
+_ENDS_SENTENCE = re.compile(r"[.!?:;][\"')\]*_]*$")
+
+
 def _sentences(block: str) -> list[str]:
-    """pysbd's sentences of a block, each cut again after a full stop that ends a sentence (step 2)."""
+    """pysbd's sentences of a block, each cut again after a full stop that ends a sentence (step 2). A piece that follows
+    one ending without a full stop, a question or exclamation mark, a colon or a semicolon is joined to it: pysbd takes the
+    '(t)' of inline math ('phi(t)\\phi(t)') for a list marker and cuts there."""
     out: list[str] = []
-    for sentence in _segmenter().segment(block):
-        sentence = _fold(sentence)
+    pieces: list[str] = []
+    for piece in _segmenter().segment(block):
+        piece = _fold(piece)
+        if pieces and piece and not _ENDS_SENTENCE.search(pieces[-1]):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        elif piece:
+            pieces.append(piece)
+    for sentence in pieces:
         start = 0
         for match in _SECOND_CUT.finditer(sentence):
             word = re.split(r"[\s(\[]", sentence[start:match.start()])[-1].strip("_*")
