@@ -151,6 +151,20 @@ def _cross_validation_first() -> Outcome:
     return Outcome(F, f"001 Table 1 (lower is better): {msg}", Evidence(arrays, {"columns_nac_first": sum(ok)}, {"column": c[0], "best": c[1]}))
 
 
+def _par_sampling() -> Outcome:
+    """Section 3.1's PAR sampling period against Appendix D.3.2's, both read from the document."""
+    from ..ledger.units import flat_text
+
+    text = flat_text("001")
+    section = re.search(r"each equipped with inertial measurement sensors sampled every (\d+) ms", text)
+    appendix = re.search(r"the sensors are sampled at a fixed interval of (\d+) ms", text)
+    if section is None or appendix is None:
+        return Outcome(F, "a sampling period is missing: " + ("Section 3.1" if section is None else "Appendix D.3.2"), Evidence({}, {}, {"found": 0}))
+    a, b = int(section.group(1)), int(appendix.group(1))
+    scalars = {"section_3_1_ms": a, "appendix_d32_ms": b}
+    return Outcome(H if a == b else F, f"Section 3.1: sampled every {a} ms; Appendix D.3.2: a fixed interval of {b} ms", Evidence({}, scalars, {} if a == b else scalars))
+
+
 def _sparsity_memory_values(printed_from: float = 151.54, printed_to: float = 150.85) -> Outcome:
     """The two memories the sentence prints against Table 2's NAC-02s (20 %) and NAC-09s (90 %) rows."""
     t = runtime_table("001")
@@ -272,6 +286,13 @@ def ledger_001a_claims() -> list[Claim]:
               expected=H, expected_reason="Table 2 prints NAC-02s 151.54 MB and NAC-09s 150.85 MB (the direction of the change is "
                                           "nac001.table2.sparsity_memory.direction's)",
               check=lambda ctx: _sparsity_memory_values(), group="tables", kind=Kind.AS_PRINTED),
+        Claim(id="nac001.s3_1.par_sampling",
+              source=f"{SEED001}, Section 3.1, PAR, 'each equipped with inertial measurement sensors sampled every 211 ms'; Appendix D.3.2, "
+                     "'the sensors are sampled at a fixed interval of 211 ms'",
+              statement="Section 3.1's PAR sampling period equals Appendix D.3.2's",
+              assumptions="both sentences as printed in the document",
+              expected=H, expected_reason="both print 211 ms",
+              check=lambda ctx: _par_sampling(), group="text", kind=Kind.AS_PRINTED),
     ] + _thm2_restated()
 
 
