@@ -104,3 +104,23 @@ def test_par_sampling_agrees_with_appendix():
     out = registry()["nac001.s3_1.par_sampling"].check(QUICK)
     assert out.verdict == Verdict.HOLDS
     assert out.evidence.scalars == {"section_3_1_ms": 211, "appendix_d32_ms": 211}
+
+
+def test_emnist_two_steps_against_the_appendix_pipeline():
+    # Section 3.1 enumerates (i) and (ii); Appendix D.3.1 describes the same transformation with 'First, a threshold ... Second, each
+    # 28 x 28 image is reshaped ... Third, the binary time series is encoded ... Finally, ... padded to a fixed length of 256': four steps
+    assert registry()["nac001.count.emnist-steps"].check(QUICK).verdict == Verdict.HOLDS
+    out = registry()["nac001.count.emnist-steps.d31"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED
+    assert out.evidence.scalars == {"stated_steps": 2, "appendix_steps": 4, "appendix_binarizes_first": 1}
+    assert list(out.evidence.arrays["ordinals"]) == ["First", "Second", "Third", "Finally"]
+
+
+def test_lane_keeping_models_are_two_different_networks():
+    # Appendix D.3.3: CarRacing modifies 'the neural network architecture proposed in (Razzaq & Hongwei, 2023)' (its LNN layers
+    # replaced); Udacity modifies 'the network proposed in (Bojarski et al., 2016) by replacing three latent MLP layers'
+    out = registry()["nac001.s3_2.models_from_razzaq"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED
+    assert out.evidence.witness == {"task": "Udacity", "network_from": "Bojarski et al., 2016", "replaced": "three latent MLP layers"}
+    assert list(out.evidence.arrays["matches_section_3_2"]) == [1, 0]
+    assert registry()["nac001.s3_2.models_per_task"].check(QUICK).verdict == Verdict.HOLDS

@@ -165,6 +165,56 @@ def _par_sampling() -> Outcome:
     return Outcome(H if a == b else F, f"Section 3.1: sampled every {a} ms; Appendix D.3.2: a fixed interval of {b} ms", Evidence({}, scalars, {} if a == b else scalars))
 
 
+def _emnist_pipeline_steps(stated: int = 2) -> Outcome:
+    """Appendix D.3.1's description of the same transformation (Lechner & Hasani's pipeline): its ordinal steps, against the
+    'two steps' of Section 3.1."""
+    from ..ledger.units import flat_text
+
+    text = flat_text("001")
+    m = re.search(r"We follow the preprocessing pipeline described in \(Lechner & Hasani, 2022\), which proceeds as follows\.(.*?)\*\*Neural Network", text)
+    if m is None:
+        return Outcome(F, "Appendix D.3.1's preprocessing paragraph was not found", Evidence({}, {}, {"found": 0}))
+    body = m.group(1)
+    steps = re.findall(r"\b(First|Second|Third|Fourth|Finally),", body)
+    binarize = bool(re.search(r"threshold is applied to convert the 8-bit pixel values into binary values", body))
+    scalars = {"stated_steps": stated, "appendix_steps": len(steps), "appendix_binarizes_first": int(binarize)}
+    msg = (f"Section 3.1: 'two steps' (flatten, encode 'the binary time series'); Appendix D.3.1 lists {len(steps)} ({', '.join(steps)}): "
+           "threshold the 8-bit pixels to binary, reshape to length 784, event-encode, pad to 256 and normalize time")
+    if len(steps) == stated:
+        return Outcome(H, msg, Evidence({"ordinals": _s(steps)}, scalars, {}))
+    return Outcome(F, msg + "; the binarization that step (ii) presupposes is none of Section 3.1's two steps",
+                   Evidence({"ordinals": _s(steps)}, scalars, {"stated": stated, "appendix_steps": len(steps)}))
+
+
+def _lane_keeping_models() -> Outcome:
+    """Section 3.2's 'the AI models proposed by (Razzaq & Hongwei, 2023), replacing the recurrent layer' against Appendix D.3.3's
+    two networks."""
+    from ..ledger.units import flat_text
+
+    text = flat_text("001")
+    car = re.search(r"For OpenAI-CarRacing, we modified the neural network architecture proposed in \(([^)]*)\).*?the (LNN layers) were replaced with NAC", text)
+    uda = re.search(r"For the Udacity simulator, we modified the network proposed in \(([^)]*)\) by replacing ([A-Za-z ]+?) with NAC", text)
+    if car is None or uda is None:
+        return Outcome(F, "Appendix D.3.3's architecture sentences were not found", Evidence({}, {}, {"found": 0}))
+    rows = [("CarRacing", car.group(1), car.group(2)), ("Udacity", uda.group(1), uda.group(2))]
+    ok = [source == "Razzaq & Hongwei, 2023" and ("LNN" in replaced or "recurrent" in replaced) for _, source, replaced in rows]
+    arrays = {"task": _s([r[0] for r in rows]), "network_from": _s([r[1] for r in rows]), "replaced": _s([r[2] for r in rows]),
+              "matches_section_3_2": np.array(ok, int)}
+    msg = "Appendix D.3.3: " + "; ".join(f"{t}: the network of ({src}), {rep} replaced by NAC" for t, src, rep in rows)
+    if all(ok):
+        return Outcome(H, msg, Evidence(arrays, {"tasks_matching": 2}, {}))
+    t, src, rep = rows[ok.index(False)]
+    return Outcome(F, msg + f": {t}'s network is not Razzaq & Hongwei's with a recurrent layer replaced",
+                   Evidence(arrays, {"tasks_matching": sum(ok)}, {"task": t, "network_from": src, "replaced": rep}))
+
+
+def _lane_keeping_corrected() -> Outcome:
+    out = _lane_keeping_models()
+    net = dict(zip(out.evidence.arrays.get("task", []), out.evidence.arrays.get("network_from", [])))
+    ok = net.get("CarRacing") == "Razzaq & Hongwei, 2023" and net.get("Udacity") == "Bojarski et al., 2016"
+    return Outcome(H if ok else F, out.message.split(": CarRacing's")[0].split(": Udacity's")[0], Evidence(out.evidence.arrays, {"corrected_matches": int(ok)}, {}))
+
+
 def _sparsity_memory_values(printed_from: float = 151.54, printed_to: float = 150.85) -> Outcome:
     """The two memories the sentence prints against Table 2's NAC-02s (20 %) and NAC-09s (90 %) rows."""
     t = runtime_table("001")
@@ -293,6 +343,32 @@ def ledger_001a_claims() -> list[Claim]:
               assumptions="both sentences as printed in the document",
               expected=H, expected_reason="both print 211 ms",
               check=lambda ctx: _par_sampling(), group="text", kind=Kind.AS_PRINTED),
+        Claim(id="nac001.count.emnist-steps.d31",
+              source=f"{SEED001}, Section 3.1, 'The transformation was done in two steps: (i) flattening ..., and (ii) encoding the binary time "
+                     "series ...'; Appendix D.3.1, Preprocessing, 'We follow the preprocessing pipeline described in (Lechner & Hasani, 2022), which "
+                     "proceeds as follows. First, ... Second, ... Third, ... Finally, ...'",
+              statement="the transformation that the document describes step by step in Appendix D.3.1 has two steps",
+              assumptions="Appendix D.3.1's steps are its ordinals First, Second, Third, Finally (the same Lechner & Hasani transformation)",
+              expected=F, expected_reason="D.3.1 lists four steps (threshold to binary, reshape to 784, event-encode, pad to 256); three without "
+                                          "the batching step, and the binarization that Section 3.1's step (ii) presupposes is none of its two",
+              check=lambda ctx: _emnist_pipeline_steps(), group="text", kind=Kind.READING,
+              reading="'done in two steps' counts the steps of the transformation as the document itself describes it in Appendix D.3.1"),
+        Claim(id="nac001.s3_2.models_from_razzaq",
+              source=f"{SEED001}, Section 3.2, 'We implemented the AI models proposed by (Razzaq & Hongwei, 2023), replacing the recurrent layer "
+                     "with NAC and its counterparts' (after the CarRacing and Udacity tasks); Appendix D.3.3, Neural Network Architecture",
+              statement="both lane-keeping models (CarRacing and Udacity) are Razzaq & Hongwei (2023)'s with a recurrent layer replaced by NAC",
+              assumptions="Appendix D.3.3's architecture sentences as printed (the network each task modifies and what it replaces)",
+              expected=F, expected_reason="D.3.3: Udacity modifies Bojarski et al. (2016)'s network, replacing three latent MLP layers "
+                                          "(Table 4's Udacity conv stack, 5x 2D 24-64@5-3 ELU, is not CarRacing's 3x TD-2D); only CarRacing is Razzaq & Hongwei's",
+              check=lambda ctx: _lane_keeping_models(), group="text", kind=Kind.AS_PRINTED),
+        Claim(id="nac001.s3_2.models_per_task",
+              source=f"{SEED001}, Section 3.2, 'We implemented the AI models proposed by (Razzaq & Hongwei, 2023), replacing the recurrent layer "
+                     "with NAC and its counterparts', corrected by Appendix D.3.3",
+              statement="corrected: CarRacing uses Razzaq & Hongwei (2023)'s network with its LNN layers replaced, Udacity Bojarski et al. (2016)'s "
+                        "with three latent MLP layers replaced (Appendix D.3.3)",
+              assumptions="Appendix D.3.3's architecture sentences as printed",
+              expected=H, expected_reason="D.3.3 says exactly this",
+              check=lambda ctx: _lane_keeping_corrected(), group="text", kind=Kind.CORRECTION),
     ] + _thm2_restated()
 
 
