@@ -124,3 +124,14 @@ def test_lane_keeping_models_are_two_different_networks():
     assert out.evidence.witness == {"task": "Udacity", "network_from": "Bojarski et al., 2016", "replaced": "three latent MLP layers"}
     assert list(out.evidence.arrays["matches_section_3_2"]) == [1, 0]
     assert registry()["nac001.s3_2.models_per_task"].check(QUICK).verdict == Verdict.HOLDS
+
+
+def test_conclusion_bridges_two_readings():
+    # a(t) = (phi/omega)(1 - e^{-omega t}): a' = phi e^{-omega t} = -omega a + phi, continuous on [0, oo);
+    # S = Q K^T over n queries and n keys of width D in H heads: H n^2 dot products of 2 D FLOPs = 2 H D n^2, slope 2 in n
+    assert registry()["nac001.s5.bridges.continuous"].check(QUICK).verdict == Verdict.HOLDS
+    out = registry()["nac001.s5.bridges.quadratic"].check(QUICK)
+    assert out.verdict == Verdict.REFUTED
+    n = out.evidence.arrays["n"]
+    assert list(out.evidence.arrays["score_flops"]) == [2 * 4 * 16 * int(k) ** 2 for k in n]
+    assert out.evidence.witness["slope_flops"] == pytest.approx(2.0, abs=1e-9)

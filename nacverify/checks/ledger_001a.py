@@ -215,6 +215,35 @@ def _lane_keeping_corrected() -> Outcome:
     return Outcome(H if ok else F, out.message.split(": CarRacing's")[0].split(": Udacity's")[0], Evidence(out.evidence.arrays, {"corrected_matches": int(ok)}, {}))
 
 
+def _bridges_continuous() -> Outcome:
+    """Section 1's named limitation of dot-product attention, discreteness: NAC's logit (eq. 17) is the solution of eq. 1 at every
+    real pseudo-time t >= 0, continuous in t, and it responds to t (its t-derivative is not identically zero)."""
+    import sympy as sp
+
+    t, phi, omega = sp.symbols("t phi omega", positive=True)
+    logit = phi / omega * (1 - sp.exp(-omega * t))
+    residual = sp.simplify(sp.diff(logit, t) - (-omega * logit + phi))
+    rate = sp.simplify(sp.diff(logit, t))
+    continuous = sp.calculus.util.continuous_domain(logit, t, sp.Interval(0, sp.oo)) == sp.Interval(0, sp.oo)
+    ok = residual == 0 and continuous and rate != 0
+    scalars = {"ode_residual_zero": int(residual == 0), "continuous_on_t_ge_0": int(continuous), "depends_on_t": int(rate != 0)}
+    msg = f"eq. 17 a(t) = {logit}: d/dt a + omega a - phi = {residual}; continuous on [0, oo): {continuous}; da/dt = {rate}"
+    return Outcome(H if ok else F, msg, Evidence({}, scalars, {} if ok else scalars))
+
+
+def _bridges_quadratic(ctx) -> Outcome:
+    """The quadratic cost of dot-product attention, which Section 1 names ('to reduce computational cost, particularly for long
+    sequences') and Section 4 concedes ('it still computes the full QK^T matrix'): NAC's Top-K scores S = Q K^T (Algorithm 2, line 1)
+    cost 2 H D n^2 FLOPs, the count of nac001.s2_2.S_quadratic."""
+    from .nac_curation_cost import _s_quadratic_check
+
+    out = _s_quadratic_check(ctx)
+    slope = float(out.evidence.scalars["slope_flops"])
+    free = slope < 2 - 1e-9
+    msg = f"NAC's score stage S = Q K^T (Algorithm 2): {out.message}; so NAC keeps dot-product attention's O(n^2) score cost"
+    return Outcome(H if free else F, msg, Evidence(out.evidence.arrays, dict(out.evidence.scalars), {} if free else {"slope_flops": slope}))
+
+
 def _sparsity_memory_values(printed_from: float = 151.54, printed_to: float = 150.85) -> Outcome:
     """The two memories the sentence prints against Table 2's NAC-02s (20 %) and NAC-09s (90 %) rows."""
     t = runtime_table("001")
@@ -369,6 +398,27 @@ def ledger_001a_claims() -> list[Claim]:
               assumptions="Appendix D.3.3's architecture sentences as printed",
               expected=H, expected_reason="D.3.3 says exactly this",
               check=lambda ctx: _lane_keeping_corrected(), group="text", kind=Kind.CORRECTION),
+        Claim(id="nac001.s5.bridges.continuous",
+              source=f"{SEED001}, Section 5, 'NAC bridges discrete attention with continuous-time dynamics, enabling adaptive temporal processing "
+                     "without the limitations inherent to traditional scaled dot-product attention'",
+              statement="NAC's logit is free of the limitation that Section 1 names for dot-product attention (discrete operations that limit "
+                        "modelling continuous trajectories): eq. 17's logit solves eq. 1 at every pseudo-time t >= 0, is continuous in t and depends on it",
+              assumptions="eq. 17 (a0 = 0) with phi, omega_tau > 0 constants over the pseudo-time interval (frozen coefficients, eq. 3)",
+              expected=H, expected_reason="a(t) = (phi/omega)(1 - e^{-omega t}) satisfies a' = -omega a + phi, is continuous, and a' = phi e^{-omega t} != 0",
+              check=lambda ctx: _bridges_continuous(), group="text", kind=Kind.READING,
+              reading="'the limitations inherent to traditional scaled dot-product attention' = the one Section 1 names for it, discrete "
+                      "operations that limit modelling continuous trajectories"),
+        Claim(id="nac001.s5.bridges.quadratic",
+              source=f"{SEED001}, Section 5, 'without the limitations inherent to traditional scaled dot-product attention'; Section 1, attention "
+                     "variants 'reduce computational cost, particularly for long sequences'; Section 2.2 'the initial computation of S remains "
+                     "quadratic'; Section 4 'it still computes the full QK^T matrix, which can dominate the cost for very long sequences'",
+              statement="NAC is free of dot-product attention's quadratic cost in the sequence length: its score stage grows slower than n^2",
+              assumptions="Algorithm 2's S = Q K^T over T_q = T_k = n, counted as in nac001.s2_2.S_quadratic (H = 4, D = 16, n = 256..4096)",
+              expected=F, expected_reason="S = Q K^T costs 2 H D n^2 FLOPs (slope exactly 2), as Sections 2.2 and 4 themselves say",
+              check=_bridges_quadratic, group="complexity", kind=Kind.READING,
+              reading="'without the limitations inherent to traditional scaled dot-product attention' includes its quadratic cost in the "
+                      "sequence length, a limitation of attention that Section 1 names (the sparse variants 'reduce computational cost, "
+                      "particularly for long sequences')"),
     ] + _thm2_restated()
 
 
