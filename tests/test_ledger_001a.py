@@ -135,3 +135,12 @@ def test_conclusion_bridges_two_readings():
     n = out.evidence.arrays["n"]
     assert list(out.evidence.arrays["score_flops"]) == [2 * 4 * 16 * int(k) ** 2 for k in n]
     assert out.evidence.witness["slope_flops"] == pytest.approx(2.0, abs=1e-9)
+
+
+def test_bearing_protocol_against_table5():
+    # Table 5: PRONOSTIA condition 1 trains on bearings 4~7 (four bearings), tests 1~3; every XJTU-SY and HUST Train cell is '-',
+    # and their condition 1 tests 1~5: Bearing 1 of condition 1 is a test bearing of all three data sets
+    out = registry()["nac001.table5.training_on_pronostia"].check(QUICK)
+    assert out.verdict == Verdict.HOLDS and list(out.evidence.arrays["training_bearings"]) == [4, 0, 0]
+    out = registry()["nac001.table5.bearing1_tested"].check(QUICK)
+    assert out.verdict == Verdict.HOLDS and out.evidence.scalars["datasets_bearing1_tested"] == 3

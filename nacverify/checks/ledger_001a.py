@@ -32,7 +32,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..claims import Claim, Evidence, Kind, Outcome, Verdict, add_provider, restated
-from ._tables import SEED001, _s, results_table, runtime_table
+from ._tables import SEED001, _s, dataset_table5, results_table, runtime_table
 
 __all__ = ["appendix_sections", "section_span", "xref_outcome", "ledger_001a_claims"]
 
@@ -244,6 +244,32 @@ def _bridges_quadratic(ctx) -> Outcome:
     return Outcome(H if free else F, msg, Evidence(out.evidence.arrays, dict(out.evidence.scalars), {} if free else {"slope_flops": slope}))
 
 
+def _bearings(cell: str) -> list[int]:
+    """The bearings of a printed range '4~7' (4, 5, 6, 7); none for an empty cell."""
+    if not cell:
+        return []
+    lo, hi = (int(x) for x in cell.split("~"))
+    return list(range(lo, hi + 1))
+
+
+def _table5_protocol(what: str) -> Outcome:
+    """Section 3.3's protocol against Table 5. what 'training': only PRONOSTIA has training bearings; 'bearing1': Bearing 1 of
+    condition 1 is a test bearing of every data set (not a training one)."""
+    rows = dataset_table5()
+    names = list(dict.fromkeys(r["dataset"] for r in rows))
+    train = {d: sum(len(_bearings(r["train"])) for r in rows if r["dataset"] == d) for d in names}
+    first = {d: next(r for r in rows if r["dataset"] == d and r["condition"] == "1") for d in names}
+    arrays = {"dataset": _s(names), "training_bearings": np.array([train[d] for d in names]),
+              "condition1_test": _s([first[d]["test"] for d in names]), "condition1_train": _s([first[d]["train"] or "-" for d in names])}
+    if what == "training":
+        ok = train["PRONOSTIA"] > 0 and all(train[d] == 0 for d in names if d != "PRONOSTIA")
+        msg = "Table 5 training bearings: " + ", ".join(f"{d} {train[d]}" for d in names)
+        return Outcome(H if ok else F, msg, Evidence(arrays, {"datasets_with_training": sum(v > 0 for v in train.values())}, {} if ok else {"training": msg}))
+    bad = [d for d in names if 1 not in _bearings(first[d]["test"]) or 1 in _bearings(first[d]["train"])]
+    msg = "Table 5, condition 1: " + "; ".join(f"{d} test {first[d]['test']}, train {first[d]['train'] or '-'}" for d in names)
+    return Outcome(H if not bad else F, msg, Evidence(arrays, {"datasets_bearing1_tested": len(names) - len(bad)}, {"dataset": bad[0]} if bad else {}))
+
+
 def _sparsity_memory_values(printed_from: float = 151.54, printed_to: float = 150.85) -> Outcome:
     """The two memories the sentence prints against Table 2's NAC-02s (20 %) and NAC-09s (90 %) rows."""
     t = runtime_table("001")
@@ -419,6 +445,18 @@ def ledger_001a_claims() -> list[Claim]:
               reading="'without the limitations inherent to traditional scaled dot-product attention' includes its quadratic cost in the "
                       "sequence length, a limitation of attention that Section 1 names (the sparse variants 'reduce computational cost, "
                       "particularly for long sequences')"),
+        Claim(id="nac001.table5.training_on_pronostia",
+              source=f"{SEED001}, Section 3.3, 'Training is performed on PRONOSTIA, while XJTU-SY and HUST are used to assess cross-validation'",
+              statement="in Table 5 only PRONOSTIA has training bearings; XJTU-SY and HUST have test bearings only",
+              assumptions="001 Table 5's Train and Test cells as printed",
+              expected=H, expected_reason="PRONOSTIA condition 1 trains on bearings 4~7; every XJTU-SY and HUST Train cell is '-'",
+              check=lambda ctx: _table5_protocol("training"), group="tables", kind=Kind.AS_PRINTED),
+        Claim(id="nac001.table5.bearing1_tested",
+              source=f"{SEED001}, Section 3.3, 'We evaluate generalization using Bearing 1 from the first operating condition of each dataset'",
+              statement="Bearing 1 of condition 1 is a test bearing (not a training one) of each of the three data sets in Table 5",
+              assumptions="001 Table 5's Train and Test cells as printed",
+              expected=H, expected_reason="condition 1 tests 1~3 (PRONOSTIA), 1~5 (XJTU-SY, HUST); PRONOSTIA trains on 4~7",
+              check=lambda ctx: _table5_protocol("bearing1"), group="tables", kind=Kind.AS_PRINTED),
     ] + _thm2_restated()
 
 
