@@ -20,7 +20,7 @@ def _run(cid):
 
 
 @pytest.mark.parametrize("cid", ["b1.rewrite_eq1", "b1.linear_first_order", "b1.integrating_factor", "b1.multiply", "b1.product_rule", "b1.integrate",
-                                 "b1.substitute", "b1.rearrange", "b1.divide", "b2.unique_equilibrium", "b3.sigmoid_unit", "c11.dependence"])
+                                 "b1.substitute", "b1.rearrange", "b1.divide", "b2.unique_equilibrium", "b3.sigmoid_unit.whole_input", "c11.dependence"])
 def test_derivation_steps_hold(cid):
     out = _run(cid)
     assert out.verdict == H, out.message
@@ -105,3 +105,14 @@ def test_cwt_without_inverse_sqrt_a_moves_the_dominant_scale():
     assert abs(out.evidence.scalars["dominant_hz_text_cwt"] - 200) < 10 and abs(out.evidence.scalars["dominant_hz_line_as_printed"] - 50) < 3
     assert out.evidence.scalars["line_has_inv_sqrt_a"] is False and out.evidence.scalars["text_has_inv_sqrt_a"] is True
     assert _run("alg3.cwt_normalization.intended").verdict == H
+
+
+def test_heads_of_b3_see_only_their_slice():
+    # n = 3, m = 1: d_model = 4, H = 2 heads of width 2; q = [x1, x2, x3, 0]: head 1 sees (x1, x2), head 2 (x3, 0).
+    # For f = x1 x3 the corner combination f(1,0,1) - f(1,0,-1) - f(-1,0,1) + f(-1,0,-1) = 4; for g1(x1, x2) + g2(x3) it is 0,
+    # so some corner errs by at least 4 / 4 = 1
+    out = _run("b3.sigmoid_unit")
+    assert out.verdict == F
+    sc = out.evidence.scalars
+    assert sc["head_width"] == 2 and sc["head1_depends_on_x3"] is False
+    assert sc["corner_combination_f"] == 4 and abs(sc["corner_combination_g"]) < 1e-12 and sc["sup_error_lower_bound"] == 1

@@ -182,7 +182,8 @@ def _q_equals_k() -> Outcome:
     return Outcome(H if ok else F, "with q_proj = k_proj = I each head's pair u^(h) = [q^(h); k^(h)] equals [x^(h); x^(h)]", Evidence({}, {"heads": heads}, {}))
 
 
-def _sigmoid_unit() -> Outcome:
+def _sigmoid_unit_whole_input() -> Outcome:
+    """Each head given the whole input x (u^(h) = [x; x]): a = phi/omega with omega = 1 and an affine backbone is sigma((w1 + w2).x + b)."""
     n = 3
     x = sp.symbols(f"x1:{n + 1}", real=True)
     w1 = sp.symbols(f"w1_1:{n + 1}", real=True)
@@ -193,6 +194,44 @@ def _sigmoid_unit() -> Outcome:
     logit = sigma(backbone) / 1  # a = phi / omega with omega = 1 (steady mode)
     unit = sigma(sum((p + r) * xi for p, r, xi in zip(w1, w2, x)) + b)
     return _zero(logit - unit, "a = phi/omega with omega = 1 and an affine backbone of [x; x], minus sigma((w1 + w2) . x + b)")
+
+
+def _sigmoid_unit_as_printed() -> Outcome:
+    r"""B.3 as printed: q = k = I_n x (padded to d_model = n + m), split into H heads of width d = d_model / H, head h's pair
+    u^(h) = [x^(h); x^(h)]. Head h's logit is then a function of its slice x^(h) only, and g = sum_h c_h a^(h) + b_o is a sum of
+    functions of disjoint slices: for f(x) = x_1 x_3 (x_1 and x_3 in different heads) the corner combination
+    f(1,0,1) - f(1,0,-1) - f(-1,0,1) + f(-1,0,-1) = 4 is 0 for every such g, so some corner errs by at least 1."""
+    n, m, heads = 3, 1, 2
+    d_model = n + m
+    width = d_model // heads
+    rng = np.random.default_rng(7)
+    weights = rng.normal(size=(heads, 2 * width))
+    bias = rng.normal(size=heads)
+    sigma = lambda z: 1 / (1 + np.exp(-z))  # noqa: E731
+
+    def logits(x: np.ndarray) -> np.ndarray:
+        q = np.concatenate([x, np.zeros(m)])  # q_proj = I_n, 'adjusted' to d_model by zeros
+        return np.array([sigma(weights[h] @ np.concatenate([q[h * width:(h + 1) * width]] * 2) + bias[h]) for h in range(heads)])
+
+    base = np.array([0.3, -0.2, 0.5])
+    moved = base.copy()
+    moved[2] = -0.9  # change x_3 only (head 2's slice)
+    head1_unchanged = bool(np.array_equal(logits(base)[0], logits(moved)[0]))
+    corners = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+    signs = [1, -1, -1, 1]
+    target = sum(sg * x1 * x3 for sg, (x1, x3) in zip(signs, corners))
+    c = rng.normal(size=heads)
+    network = lambda x1, x3: float(c @ logits(np.array([x1, 0.0, x3])) + 0.1)  # noqa: E731 (any output weights)
+    combination = sum(sg * network(x1, x3) for sg, (x1, x3) in zip(signs, corners))
+    bound = abs(target - combination) / 4
+    scalars = {"n": n, "d_model": d_model, "heads": heads, "head_width": width, "head1_depends_on_x3": not head1_unchanged,
+               "corner_combination_f": float(target), "corner_combination_g": round(combination, 12), "sup_error_lower_bound": float(bound)}
+    if head1_unchanged and abs(combination) < 1e-12:
+        return Outcome(F, f"with d_model = {d_model}, H = {heads} (width {width}) head 1's logit ignores x_3 (its slice is x_1, x_2), so a^(1) is no sigma(w . x + b) "
+                       f"of the whole x with w_3 != 0, and g = sum_h c_h a^(h) + b_o is additively separable over the slices: for f = x_1 x_3 the corner "
+                       f"combination is {target:g} for f and 0 for every such g, so the sup error is at least {bound:g}",
+                       Evidence({}, scalars, {"x": "0.3, -0.2, 0.5 -> x_3 = -0.9", "target": "x_1 x_3 on [-1, 1]^3"}))
+    return Outcome(H, "a head's logit depends on the whole input", Evidence({}, scalars, {}))
 
 
 # ----------------------------------------------------------------------------- D.1-D.3
@@ -429,9 +468,16 @@ def appendix_claims() -> list[Claim]:
         _c("b3.q_equals_k", "Appendix B.3", "Since q^(h) = k^(h), this is [x^(h); x^(h)]", "with q_proj = k_proj = I each head's pair is [x^(h); x^(h)]",
            "B.3's identity projections; a random x in R^6, 2 heads", H, "equal projections give equal halves", _q_equals_k, "numeric"),
         _c("b3.sigmoid_unit", "Appendix B.3", "Thus, a^(h) ~ sigma(w^(h) x + b^(h)) for chosen weights, emulating a sigmoid hidden unit",
-           "with omega_tau = 1 and a backbone affine in u = [x; x], the steady logit phi/omega_tau is sigma(w . x + b) with w = w1 + w2 (any w: w2 = 0)",
-           "steady mode; a backbone affine in u (the construction's 'chosen weights'); n = 3 symbolic inputs", H, "sigma(w1.x + w2.x + b) = sigma((w1 + w2).x + b)",
-           _sigmoid_unit, "symbolic"),
+           "with B.3's construction (q_proj = k_proj = I_n, d_model = n + m, H heads of width d_model/H, pair u^(h) = [x^(h); x^(h)]) each head's steady logit "
+           "is a sigmoid of an affine function of the whole input x",
+           "n = 3, m = 1, H = 2 (B.3 scales H with the target); q = [x; 0]; random backbone weights; target x_1 x_3 on [-1, 1]^3", F,
+           "head h sees only its slice x^(h): the layer is additively separable over the slices and errs by >= 1 on x_1 x_3", _sigmoid_unit_as_printed, "numeric"),
+        Claim("nac001.app.b3.sigmoid_unit.whole_input", f"{SEED001}, Appendix B.3, 'Thus, a^(h) ~ sigma(w^(h) x + b^(h)) for chosen weights' with "
+              "'set d_model = n + m or adjust as needed for dimensionality'",
+              "when every head is given the whole input x (u^(h) = [x; x]), the steady logit with omega_tau = 1 and a backbone affine in u is sigma(w . x + b), w = w1 + w2",
+              "steady mode; a backbone affine in u; n = 3 symbolic inputs", H, "sigma(w1.x + w2.x + b) = sigma((w1 + w2).x + b)",
+              lambda ctx: _sigmoid_unit_whole_input(), group="symbolic", kind=Kind.READING,
+              reading="'adjust as needed for dimensionality' lets the projections copy x into every head (d_model = H n), so x^(h) = x"),
         _c("c11.dependence", "Appendix C.1.1, after eq. 45", "which depends on (phi, omega_tau) both through the equilibrium a* and the exponential term",
            "a_t of eq. 45 depends on phi through a* = phi/omega_tau, and on omega_tau both through a* and through the exponent; both paths are nonzero",
            "eq. 45 with a* = phi/omega_tau", H, "chain rule: da/dphi = (1 - e^(-omega t))/omega; da/domega has the a* term and -(a0 - a*) t e^(-omega t)", _dependence, "symbolic"),
