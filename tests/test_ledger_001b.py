@@ -116,3 +116,13 @@ def test_heads_of_b3_see_only_their_slice():
     sc = out.evidence.scalars
     assert sc["head_width"] == 2 and sc["head1_depends_on_x3"] is False
     assert sc["corner_combination_f"] == 4 and abs(sc["corner_combination_g"]) < 1e-12 and sc["sup_error_lower_bound"] == 1
+
+
+def test_energy_line_leaves_the_translation_free():
+    # the window is 200 Hz for its first half and 50 Hz after: |Gamma(a, b)|^2 at one b peaks at the scale of the tone there
+    out = _run("alg3.energy_index")
+    assert out.verdict == F
+    assert out.evidence.scalars["sum_index"] == "m" and out.evidence.scalars["index_in_summand"] is False
+    early, late = (float(x) for x in out.evidence.scalars["dominant_hz"].split(", "))
+    assert abs(early - 200) < 10 and abs(late - 50) < 3
+    assert _run("alg3.energy_index.intended").verdict == H

@@ -418,6 +418,39 @@ def _dominant_frequency(as_printed: bool) -> Outcome:
                    f"f_d = {f_d:.3f} ({'a_scale[arg max E], as printed' if as_printed else 'f_c/(a T_s)'}), the tone {tone_hz:g} Hz", Evidence({}, scalars, {}))
 
 
+def _cwt_column(signal: np.ndarray, scale: float) -> np.ndarray:
+    """|Gamma(a, b)|^2 for every translation b (normalised Morlet CWT at one scale)."""
+    half = int(np.ceil(5 * scale))
+    tau = np.arange(-half, half + 1) / scale
+    kernel = np.pi**-0.25 * np.exp(1j * OMEGA0 * tau) * np.exp(-(tau**2) / 2)
+    return np.abs(np.convolve(signal, np.conj(kernel)[::-1], mode="same") / np.sqrt(scale)) ** 2
+
+
+def _energy_index(as_printed: bool) -> Outcome:
+    line = _unit_text(2306, "Energy:")
+    sum_index = re.search(r"_(\w)_ =1", line).group(1)
+    arguments = re.search(r"\(\] _\[([^\]]*)\]_ \[\)\]", line).group(1)  # the summand's arguments, '(a, b)'
+    index_in_summand = sum_index in re.findall(r"\w", arguments)
+    time = np.arange(4096) * SAMPLING_PERIOD
+    signal = np.where(time < time[-1] / 2, np.sin(2 * np.pi * 200 * time), np.sin(2 * np.pi * 50 * time))  # 200 Hz, then 50 Hz
+    columns = np.array([_cwt_column(signal, a) for a in SCALES])  # scales x translations
+    to_hz = lambda k: CENTRE_FREQUENCY / (SCALES[k] * SAMPLING_PERIOD)  # noqa: E731
+    if as_printed and not index_in_summand:  # M copies of |Gamma(a, b)|^2 at a translation b the line leaves free
+        early, late = 1024, 3072
+        dominant = [float(to_hz(np.argmax(columns[:, b]))) for b in (early, late)]
+        ok = abs(dominant[0] - dominant[1]) / dominant[1] < 0.05
+        msg = (f"the line sums over {sum_index} the term |Gamma(a, b)|^2, which has no {sum_index}: E is M |Gamma(a, b)|^2 at a free translation b; for a window "
+               f"that is 200 Hz then 50 Hz its arg max over scales is {dominant[0]:.1f} Hz at b = {early} and {dominant[1]:.1f} Hz at b = {late}, so f_d is not "
+               "determined by the window")
+    else:
+        energy = columns.sum(axis=1)  # E(a) = sum over the window's translations b_m
+        dominant = [float(to_hz(np.argmax(energy)))]
+        ok = energy.shape == SCALES.shape
+        msg = f"summed over the window's translations b_m, E is one value per scale (arg max at {dominant[0]:.1f} Hz), as the Dominant frequency line needs"
+    scalars = {"sum_index": sum_index, "summand_arguments": arguments, "index_in_summand": index_in_summand, "dominant_hz": ", ".join(f"{d:.1f}" for d in dominant)}
+    return Outcome(H if ok else F, msg, Evidence({}, scalars, {}))
+
+
 def _std_index(as_printed: bool) -> Outcome:
     std_line = _unit_text(2321, "standard deviation:")
     mean_line = _unit_text(2315, "1 _M_ mean:")
@@ -523,6 +556,13 @@ def appendix_claims() -> list[Claim]:
         _c("alg3.dominant_frequency.intended", "Algorithm 3, Dominant frequency line", "f_d = f_c / (a_scale[arg max(E)] T_sampling)",
            "the frequency of the scale of largest energy, by the algorithm's own scale-frequency relation, is the dominant frequency", "as the as-printed claim", H,
            "50 Hz within the grid step", lambda: _dominant_frequency(False), "numeric", C),
+        _c("alg3.energy_index", "Algorithm 3, Energy line", "Energy: E = sum_{m=1}^{M} |Gamma_iw(a, b)|^2",
+           "the Energy line defines one energy per scale of the window (what 'arg max(E)' over a_scale needs)",
+           "normalised Morlet CWT; a window of 200 Hz then 50 Hz, T_s = 1 ms; translations b = 1024 and 3072", F,
+           "the summand has no m: E is M |Gamma(a, b)|^2 at a free b, and its arg max moves from 200 Hz to 50 Hz with b", lambda: _energy_index(True), "numeric"),
+        _c("alg3.energy_index.intended", "Algorithm 3, Energy line", "E(a) = sum_{m=1}^{M} |Gamma_iw(a, b_m)|^2",
+           "summed over the window's translations b_m, E is one value per scale", "as the as-printed claim", H, "a vector over the scales",
+           lambda: _energy_index(False), "numeric", C),
         _c("alg3.std_index", "Algorithm 3, standard deviation line", "sigma = sqrt(1/M sum_{i=1}^{M} (i_w(m) - mu)^2)",
            "the line is the standard deviation of the window (as the mean line sums i_w(m) over m)", "x = 1, 2, 3, 4", F,
            "summed over i, the term in m is constant: the line gives |i_w(m) - mu|, not sigma", lambda: _std_index(True), "numeric"),
