@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 import sympy as sp
+from scipy.signal import fftconvolve
 
 from ..claims import Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ..ledger.units import flat_text, units
@@ -363,7 +364,7 @@ def morlet_energy(signal: np.ndarray, scales: np.ndarray, *, normalised: bool) -
         half = int(np.ceil(5 * scale))
         tau = np.arange(-half, half + 1) / scale
         kernel = np.pi**-0.25 * np.exp(1j * OMEGA0 * tau) * np.exp(-(tau**2) / 2)
-        coeff = np.convolve(signal, np.conj(kernel)[::-1], mode="same")
+        coeff = fftconvolve(signal, np.conj(kernel)[::-1], mode="same")
         if normalised:
             coeff = coeff / np.sqrt(scale)
         energy[i] = float(np.sum(np.abs(coeff) ** 2))
@@ -423,7 +424,7 @@ def _cwt_column(signal: np.ndarray, scale: float) -> np.ndarray:
     half = int(np.ceil(5 * scale))
     tau = np.arange(-half, half + 1) / scale
     kernel = np.pi**-0.25 * np.exp(1j * OMEGA0 * tau) * np.exp(-(tau**2) / 2)
-    return np.abs(np.convolve(signal, np.conj(kernel)[::-1], mode="same") / np.sqrt(scale)) ** 2
+    return np.abs(fftconvolve(signal, np.conj(kernel)[::-1], mode="same") / np.sqrt(scale)) ** 2
 
 
 def _energy_index(as_printed: bool) -> Outcome:
