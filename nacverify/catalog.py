@@ -46,3 +46,4 @@ from .checks import text_decided as _text_decided_claims  # noqa: F401
 from .checks import ledger_000 as _ledger_000_claims  # noqa: F401
 from .checks import ledger_002_004 as _ledger_002_004_claims  # noqa: F401
 from .checks import ledger_001a as _ledger_001a_claims  # noqa: F401
+from .checks import ledger_001b as _ledger_001b_claims  # noqa: F401
