@@ -54,7 +54,7 @@ UNIT_KINDS = ("heading", "equation", "table-row", "caption", "code", "list-entry
 
 #: The documents whose map is complete: every unit has an item, and `nacverify coverage` fails on an
 #: uncovered one (the others list their uncovered units without failing, until they are complete).
-COMPLETE_MAPS: frozenset[str] = frozenset({"000", "002", "003", "004"})
+COMPLETE_MAPS: frozenset[str] = frozenset({"000", "001", "002", "003", "004"})
 
 #: Documents that put one paragraph on each line (each non-blank line is a block).
 _LINE_PARAGRAPHS = frozenset({"000", "002", "003", "004"})
