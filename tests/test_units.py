@@ -142,3 +142,16 @@ def test_the_ledger_covers_at_least_what_it_quotes():
         missing = sorted(set(spans) - covering)
         assert not missing, (doc, missing[:5])
         assert set(owner.values()) <= set(spans)
+
+
+def test_each_ledger_reads_in_the_documents_order_and_covers_every_unit():
+    """Issue 43: the ledger is an annotated copy of its document: its items in the order of their quotes in the document,
+    and every unit owned by exactly one item (every map is complete)."""
+    ledgers = load_ledgers()
+    assert unitmod.COMPLETE_MAPS == frozenset(SEED_FILES)
+    for doc, led in ledgers.items():
+        spans = unitmod.item_spans(doc, led.items)
+        starts = [spans[it.item][0] for it in led.items if it.item in spans]
+        assert starts == sorted(starts), doc
+        owner = owners_of_units(doc, led.items)
+        assert set(owner) == {u.index for u in units(doc)}, (doc, len(units(doc)) - len(owner))

@@ -22,7 +22,15 @@ hold what several modules share and register no claims. ``nacverify list --only 
 exact module, function and line (`nacverify.provenance`). The full map, kept equal to the
 registry by ``tests/test_provenance.py`` (a prefix covers the id itself and every id below it):
 
-    locality.code                locality_readings, locality_spiking
+    ledger002.eq21               ledger_002_004
+    ledger002.eq3                ledger_002_004
+    ledger002.eq5a               ledger_002_004
+    ledger002.eq6                ledger_002_004
+    ledger002.eq7a               ledger_002_004
+    ledger002.table11            ledger_002_004
+    ledger004.batch              ledger_002_004
+    locality.attention           text_decided
+    locality.code                locality_readings, locality_spiking, text_decided
     locality.delta_learned_through_rho locality_attention, proofs.locality_attention
     locality.dvs                 locality_spiking
     locality.effective_Nk        locality_attention, locality_readings
@@ -36,28 +44,28 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     ltc.alg_bptt                 ltc_bptt
     ltc.eq1                      proofs.ltc_equations
     ltc.eq10                     proofs.ltc, proofs.ltc_equations
-    ltc.eq11                     ltc_bounds, ltc_readings, proofs.ltc
+    ltc.eq11                     ledger_002_004, ltc_bounds, ltc_readings, proofs.ltc
     ltc.eq12                     ltc_bounds
-    ltc.eq13                     ltc_bounds_2018, proofs.ltc_equations
+    ltc.eq13                     ledger_002_004, ltc_bounds_2018, proofs.ltc_equations
     ltc.eq15                     ltc_bounds_2018, proofs.ltc_equations
     ltc.eq16                     ltc_bounds_2018, proofs.ltc_equations
-    ltc.eq2                      proofs.ltc_equations
+    ltc.eq2                      proofs.ltc_equations, text_decided
     ltc.eq24                     ltc_model_equations
     ltc.eq2a                     proofs.ltc_equations
     ltc.eq3                      ltc_model_equations, proofs.ltc_equations
     ltc.eq4                      proofs.ltc_equations
     ltc.eq4_to_5                 proofs.ltc
-    ltc.eq5a                     proofs.ltc, proofs.ltc_equations
+    ltc.eq5a                     proofs.ltc, proofs.ltc_equations, text_decided
     ltc.eq6                      ltc_model_equations, proofs.ltc_equations
     ltc.eq7                      ltc_model_equations, proofs.ltc, proofs.ltc_equations
     ltc.eq7a                     proofs.ltc
-    ltc.eq9                      ltc_cost, ltc_stability, ltc_unfolding, proofs.ltc
+    ltc.eq9                      ltc_cost, ltc_stability, ltc_unfolding, proofs.ltc, text_decided
     ltc.eq9a                     ltc_model_equations, ltc_readings
     ltc.s5                       ltc_bptt
+    ltc.s6                       proofs.ltc_equations
     ltc.sec10                    ltc_unfolding
     ltc.sec15                    ltc_bounds, ltc_epsilon, ltc_readings, ltc_stability, proofs.ltc
     ltc.sec16                    ltc_cost, ltc_trajectory_length
-    ltc.s6                       proofs.ltc_equations
     ltc.sec6                     ltc_bounds
     ltc.sec8                     ltc_readings, ltc_trajectory_length, proofs.ltc_equations
     ltc.stiff                    ltc_readings, ltc_stability
@@ -93,14 +101,14 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.score                    proofs.nac_text
     nac.table2                   frozen.claims
     nac.thm1                     nac_corollaries, nac_stability, proofs.nac_stability
-    nac.thm2                     charitable_nac, nac_thm2_proof, proofs.nac_gates
+    nac.thm2                     charitable_nac, ledger_001a, nac_thm2_proof, proofs.nac_gates
     nac.thm3                     charitable_nac, frozen.claims, nac_thm3_proof, proofs.nac_frozen, proofs.nac_text
     nac000.abstract              nac_curation_cost
     nac000.alg1                  nac_twins
     nac000.alg2                  charitable_nac, nac_algorithms, nac_twins
     nac000.c2                    nac_table3
     nac000.count                 nac_twins
-    nac000.d2                    nac_readings
+    nac000.d2                    nac_readings, text_decided
     nac000.d3                    nac_datasets
     nac000.d33                   nac_readings
     nac000.d4                    nac_twins
@@ -114,28 +122,36 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac000.table5                nac_runtime_table
     nac001.alg1                  nac_algorithms, nac_twins
     nac001.alg2                  nac_algorithms, nac_twins
+    nac001.app                   ledger_001b
+    nac001.b1                    text_decided
     nac001.b3                    charitable_nac
     nac001.c3                    nac_table3
-    nac001.count                 nac_twins
+    nac001.count                 ledger_001a, nac_twins
     nac001.d31                   nac_datasets
     nac001.d32                   nac_datasets
     nac001.d33                   nac_datasets
     nac001.d34                   nac_datasets, nac_readings
-    nac001.motivation            proofs.nac_motivation
+    nac001.eq1                   ledger_001a
     nac001.eq15                  charitable_nac
+    nac001.motivation            proofs.nac_motivation
     nac001.s2_2                  nac_curation_cost
     nac001.s3                    nac_datasets, nac_readings
+    nac001.s3_1                  ledger_001a
+    nac001.s3_2                  ledger_001a
     nac001.s4                    nac_table3
-    nac001.table1                nac_table1
-    nac001.table2                nac_readings, nac_runtime_table
+    nac001.s5                    ledger_001a
+    nac001.table1                ledger_001a, nac_table1
+    nac001.table2                ledger_001a, nac_readings, nac_runtime_table
     nac001.table3                nac_table3
     nac001.table4                nac_datasets, nac_readings, nac_twins
+    nac001.table5                ledger_001a
+    nac001.xref                  ledger_001a
     solvers.agree                solver_agreement
     sparse.alg                   locality_readings, proofs.sparse_recurrent, sparse_attention
-    sparse.eq                    proofs.sparse_recurrent
     sparse.args                  sparse_attention
     sparse.attention             proofs.sparse_recurrent
     sparse.batch                 sparse_attention
+    sparse.eq                    proofs.sparse_recurrent
     sparse.sequence              proofs.sparse_recurrent
     sparse.toy                   sparse_attention
     sparse.update                proofs.sparse_recurrent

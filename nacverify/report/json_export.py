@@ -8,7 +8,7 @@ in reports/JSON_SCHEMA.md:
 - ``nacverify.list/2`` (`claims_document`): registered claims, for ``list`` and ``check --list``;
 - ``nacverify.report/1`` (`report_document`): a report read back, for ``check``, ``report show``
   and ``report export --to json`` (the export adds every array's values and the sections);
-- ``nacverify.coverage/3``: the ``coverage`` command's counts (built by the command).
+- ``nacverify.coverage/4``: the ``coverage`` command's counts (built by the command).
 
 Nothing here prints; the CLI writes the text.
 """
@@ -32,7 +32,7 @@ from ._io import ClaimRecord, ReportData
 __all__ = ["SCHEMAS", "jsonable", "dumps", "claims_document", "report_document", "backends_document", "claims_csv", "load_schema", "CSV_COLUMNS"]
 
 #: schema name -> file in nacverify/data/schema/
-SCHEMAS = {"nacverify.list/2": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/3": "coverage.schema.json",
+SCHEMAS = {"nacverify.list/2": "list.schema.json", "nacverify.report/1": "report.schema.json", "nacverify.coverage/4": "coverage.schema.json",
            "nacverify.findings/2": "findings.schema.json", "nacverify.backends/1": "backends.schema.json"}
 
 CSV_COLUMNS = ("id", "group", "kind", "reading", "verdict", "expected", "as_expected", "seconds", "source", "statement", "assumptions",
