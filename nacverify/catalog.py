@@ -43,7 +43,7 @@ from .checks import ltc_readings as _ltc_readings_claims  # noqa: F401
 from .checks import locality_readings as _locality_readings_claims  # noqa: F401
 from .checks import nac_twins as _nac_twins_claims  # noqa: F401
 from .checks import text_decided as _text_decided_claims  # noqa: F401
-from .checks import ledger_000 as _ledger_000_claims  # noqa: F401
-from .checks import ledger_002_004 as _ledger_002_004_claims  # noqa: F401
-from .checks import ledger_001a as _ledger_001a_claims  # noqa: F401
-from .checks import ledger_001b as _ledger_001b_claims  # noqa: F401
+from .checks import nac000_sentences as _ledger_000_claims  # noqa: F401
+from .checks import sentences_002_004 as _ledger_002_004_claims  # noqa: F401
+from .checks import nac001_sentences as _ledger_001a_claims  # noqa: F401
+from .checks import nac001_appendix_sentences as _ledger_001b_claims  # noqa: F401

@@ -22,13 +22,13 @@ hold what several modules share and register no claims. ``nacverify list --only 
 exact module, function and line (`nacverify.provenance`). The full map, kept equal to the
 registry by ``tests/test_provenance.py`` (a prefix covers the id itself and every id below it):
 
-    ledger002.eq21               ledger_002_004
-    ledger002.eq3                ledger_002_004
-    ledger002.eq5a               ledger_002_004
-    ledger002.eq6                ledger_002_004
-    ledger002.eq7a               ledger_002_004
-    ledger002.table11            ledger_002_004
-    ledger004.batch              ledger_002_004
+    ledger002.eq21               sentences_002_004
+    ledger002.eq3                sentences_002_004
+    ledger002.eq5a               sentences_002_004
+    ledger002.eq6                sentences_002_004
+    ledger002.eq7a               sentences_002_004
+    ledger002.table11            sentences_002_004
+    ledger004.batch              sentences_002_004
     locality.attention           text_decided
     locality.code                locality_readings, locality_spiking, text_decided
     locality.delta_learned_through_rho locality_attention, proofs.locality_attention
@@ -44,9 +44,9 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     ltc.alg_bptt                 ltc_bptt
     ltc.eq1                      proofs.ltc_equations
     ltc.eq10                     proofs.ltc, proofs.ltc_equations
-    ltc.eq11                     ledger_002_004, ltc_bounds, ltc_readings, proofs.ltc
+    ltc.eq11                     sentences_002_004, ltc_bounds, ltc_readings, proofs.ltc
     ltc.eq12                     ltc_bounds
-    ltc.eq13                     ledger_002_004, ltc_bounds_2018, proofs.ltc_equations
+    ltc.eq13                     sentences_002_004, ltc_bounds_2018, proofs.ltc_equations
     ltc.eq15                     ltc_bounds_2018, proofs.ltc_equations
     ltc.eq16                     ltc_bounds_2018, proofs.ltc_equations
     ltc.eq2                      proofs.ltc_equations, text_decided
@@ -101,7 +101,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.score                    proofs.nac_text
     nac.table2                   frozen.claims
     nac.thm1                     nac_corollaries, nac_stability, proofs.nac_stability
-    nac.thm2                     charitable_nac, ledger_001a, nac_thm2_proof, proofs.nac_gates
+    nac.thm2                     charitable_nac, nac001_sentences, nac_thm2_proof, proofs.nac_gates
     nac.thm3                     charitable_nac, frozen.claims, nac_thm3_proof, proofs.nac_frozen, proofs.nac_text
     nac000.abstract              nac_curation_cost
     nac000.alg1                  nac_twins
@@ -112,7 +112,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac000.d3                    nac_datasets
     nac000.d33                   nac_readings
     nac000.d4                    nac_twins
-    nac000.ledger                ledger_000
+    nac000.ledger                nac000_sentences
     nac000.s22                   charitable_nac
     nac000.s2_2                  nac_curation_cost
     nac000.s3                    nac_readings
@@ -122,30 +122,30 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac000.table5                nac_runtime_table
     nac001.alg1                  nac_algorithms, nac_twins
     nac001.alg2                  nac_algorithms, nac_twins
-    nac001.app                   ledger_001b
+    nac001.app                   nac001_appendix_sentences
     nac001.b1                    text_decided
     nac001.b3                    charitable_nac
     nac001.c3                    nac_table3
-    nac001.count                 ledger_001a, nac_twins
+    nac001.count                 nac001_sentences, nac_twins
     nac001.d31                   nac_datasets
     nac001.d32                   nac_datasets
     nac001.d33                   nac_datasets
     nac001.d34                   nac_datasets, nac_readings
-    nac001.eq1                   ledger_001a
+    nac001.eq1                   nac001_sentences
     nac001.eq15                  charitable_nac
     nac001.motivation            proofs.nac_motivation
     nac001.s2_2                  nac_curation_cost
     nac001.s3                    nac_datasets, nac_readings
-    nac001.s3_1                  ledger_001a
-    nac001.s3_2                  ledger_001a
+    nac001.s3_1                  nac001_sentences
+    nac001.s3_2                  nac001_sentences
     nac001.s4                    nac_table3
-    nac001.s5                    ledger_001a
-    nac001.table1                ledger_001a, nac_table1
-    nac001.table2                ledger_001a, nac_readings, nac_runtime_table
+    nac001.s5                    nac001_sentences
+    nac001.table1                nac001_sentences, nac_table1
+    nac001.table2                nac001_sentences, nac_readings, nac_runtime_table
     nac001.table3                nac_table3
     nac001.table4                nac_datasets, nac_readings, nac_twins
-    nac001.table5                ledger_001a
-    nac001.xref                  ledger_001a
+    nac001.table5                nac001_sentences
+    nac001.xref                  nac001_sentences
     solvers.agree                solver_agreement
     sparse.alg                   locality_readings, proofs.sparse_recurrent, sparse_attention
     sparse.args                  sparse_attention

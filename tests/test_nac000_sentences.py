@@ -1,4 +1,4 @@
-"""Claims nac000.ledger.* (nacverify.checks.ledger_000) and the incoming ledger items of document 000 that use them.
+"""Claims nac000.ledger.* (nacverify.checks.nac000_sentences) and the incoming ledger items of document 000 that use them.
 
 Every expected value below is read off the document by hand (the seed's line is named), not from the module under test."""
 
@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks import ledger_000
+from nacverify.checks import nac000_sentences
 from nacverify.claims import CheckContext, Verdict, registry
 from nacverify.ledger import load_ledgers
 from nacverify.ledger._ledger import DocumentLedger, _parse
@@ -40,8 +40,8 @@ def test_xref_b2_names_the_heading_line():
 
 def test_xref_fails_on_a_missing_label_and_a_wrong_topic():
     # a figure the document does not have, and Figure 3 ('Degradation Estimation Results', line 244) asked for saliency maps
-    assert ledger_000._xref("Figure 9:", ("anything",)).verdict == Verdict.REFUTED
-    assert ledger_000._xref("Figure 3:", ("Saliency",)).verdict == Verdict.REFUTED
+    assert nac000_sentences._xref("Figure 9:", ("anything",)).verdict == Verdict.REFUTED
+    assert nac000_sentences._xref("Figure 3:", ("Saliency",)).verdict == Verdict.REFUTED
 
 
 def test_table1_details_pointer_d3_is_refuted_and_appendix_d_holds():
@@ -64,7 +64,7 @@ def test_counts(suffix, stated):
 
 
 def test_d1_headings_are_the_four_families():
-    assert ledger_000._d1_headings() == ("DT-RNNs", "CT-RNNs", "DT-Attentions", "CT-Attentions")
+    assert nac000_sentences._d1_headings() == ("DT-RNNs", "CT-RNNs", "DT-Attentions", "CT-Attentions")
 
 
 def test_784():
@@ -107,7 +107,7 @@ def test_attention_timestep_is_4nk():
 
 
 def test_every_new_claim_gives_its_expected_verdict():
-    for claim in ledger_000.ledger000_claims():
+    for claim in nac000_sentences.ledger000_claims():
         assert claim.check(QUICK).verdict == claim.expected, claim.id
 
 
@@ -142,6 +142,6 @@ def test_single_connection_and_figure1_gates():
     # Theorem 1 with M = 1: A^min = A^max = f_phi/f_omega = f_phi/omega_tau, so eq. 4 is eq. 5 (lines 48, 52)
     assert _outcome("nac000.ledger.thm1.single_connection").evidence.scalars["equal"] == 1
     # eq. 13 (lines 138-139): G_input = G_output = [N_s], D = [N_i, N_c, N_m]; eq. 14 (lines 143-144): [N_i] -> [N_m], D = [N_s]
-    assert ledger_000._groups(r"G_{\text{output}}=[N_{s}],\mathcal{D}=[N_{i},N_{c},N_{m}]", r"\mathcal{D}") == ("i", "c", "m")
+    assert nac000_sentences._groups(r"G_{\text{output}}=[N_{s}],\mathcal{D}=[N_{i},N_{c},N_{m}]", r"\mathcal{D}") == ("i", "c", "m")
     out = _outcome("nac000.ledger.fig1.gates")
     assert out.verdict == Verdict.HOLDS and out.evidence.scalars == {"panel_b": 1, "panel_c": 1}

@@ -1,4 +1,4 @@
-"""Claims of nacverify/checks/ledger_002_004.py (sentences of seeds 002 and 004 found checkable by the
+"""Claims of nacverify/checks/sentences_002_004.py (sentences of seeds 002 and 004 found checkable by the
 ledger's coverage pass, issue 43).
 
 Every expected number is derived by hand (stated beside it) or in plain Python from the printed
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks.ledger_002_004 import body_tags, summary_rows
+from nacverify.checks.sentences_002_004 import body_tags, summary_rows
 from nacverify.claims import CheckContext, Kind, Verdict, evaluate, get_claim
 
 QUICK = CheckContext(seed=0, quick=True)

@@ -1,11 +1,11 @@
-"""Claims of nacverify.checks.ledger_001a (001, lines 1-1256: pointers, eq. 1's linearity, counts, numbers in the text).
+"""Claims of nacverify.checks.nac001_sentences (001, lines 1-1256: pointers, eq. 1's linearity, counts, numbers in the text).
 
 Every expected number is read off the document by hand (the derivation is in each test's comment)."""
 
 import pytest
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks.ledger_001a import section_span, xref_outcome
+from nacverify.checks.nac001_sentences import section_span, xref_outcome
 from nacverify.claims import CheckContext, Verdict, registry
 
 QUICK = CheckContext(seed=0, quick=True)
@@ -82,7 +82,7 @@ def test_cross_validation_sets_are_won_by_nac():
 
 def test_sparsity_memory_values_are_table2s():
     # Table 2: NAC-02s 151.54 MB, NAC-09s 150.85 MB; the sentence's 'from 151.54 MB to 150.85 MB' prints them in that order
-    from nacverify.checks.ledger_001a import _sparsity_memory_values
+    from nacverify.checks.nac001_sentences import _sparsity_memory_values
 
     assert registry()["nac001.table2.sparsity_memory.values"].check(QUICK).verdict == Verdict.HOLDS
     assert _sparsity_memory_values(printed_from=150.85, printed_to=151.54).verdict == Verdict.REFUTED

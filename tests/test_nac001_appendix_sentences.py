@@ -1,4 +1,4 @@
-"""Document 001's appendix claims (nacverify.checks.ledger_001b): each verdict and its key numbers against
+"""Document 001's appendix claims (nacverify.checks.nac001_appendix_sentences): each verdict and its key numbers against
 values derived by hand from the document's words."""
 
 import math
@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 import nacverify.catalog  # noqa: F401
-from nacverify.checks import ledger_001b as lb
+from nacverify.checks import nac001_appendix_sentences as lb
 from nacverify.claims import CheckContext, Verdict, registry
 
 CTX = CheckContext(seed=0, quick=True)
