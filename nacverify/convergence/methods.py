@@ -189,45 +189,67 @@ class Integrator:
     run: Callable[[float], tuple[np.ndarray, int]]
 
 
-def _compiled(mid: str, sp: StudyProblem, use_ref: bool):
-    """One jitted program (y0, t0, t1, n, ref) -> y(t1) after n equal steps."""
-    import jax
+def _stepper(mid: str, sp: StudyProblem, use_ref: bool):
+    """(start(y0, t0, h, ref) -> carry, advance(carry, ta, tb, ref) -> carry, value(carry) -> y)."""
     import jax.numpy as jnp
 
     field = sp.problem.vector_field(jnp)
-
     if mid in ("tsit5", "dopri8", "kvaerno5"):
         import diffrax
 
         solver = _diffrax_solver(mid)
+        term_of = lambda ref: diffrax.ODETerm(lambda t, y, args: field(t, y, ref if use_ref else None))  # noqa: E731
 
-        def program(y0, t0, t1, n, ref):
-            term = diffrax.ODETerm(lambda t, y, args: field(t, y, ref if use_ref else None))
-            h = (t1 - t0) / n
-            state = solver.init(term, t0, t0 + h, y0, None)
+        def start(y0, t0, h, ref):
+            return y0, solver.init(term_of(ref), t0, t0 + h, y0, None)
 
-            def body(i, carry):
-                y, st = carry
-                ta, tb = t0 + (t1 - t0) * i / n, t0 + (t1 - t0) * (i + 1) / n
-                y1, _, _, st, _ = solver.step(term, ta, tb, y, None, st, made_jump=False)
-                return y1, st
+        def advance(carry, ta, tb, ref):
+            y, st = carry
+            y1, _, _, st, _ = solver.step(term_of(ref), ta, tb, y, None, st, made_jump=False)
+            return y1, st
 
-            return jax.lax.fori_loop(0, n, body, (y0, state))[0]
-
-        return jax.jit(program)
-
+        return start, advance, lambda carry: carry[0]
     step = _simple_step(mid, sp)
 
+    def advance_simple(y, ta, tb, ref):
+        return step(lambda t, z: field(t, z, ref if use_ref else None), ta, y, tb - ta, ref)
+
+    return (lambda y0, t0, h, ref: y0), advance_simple, lambda y: y
+
+
+def _compiled(mid: str, sp: StudyProblem, use_ref: bool):
+    """One jitted program (y0, t0, t1, n, ref) -> y(t1) after n equal steps."""
+    import jax
+
+    start, advance, value = _stepper(mid, sp, use_ref)
+
     def program(y0, t0, t1, n, ref):
-        F = lambda t, y: field(t, y, ref if use_ref else None)  # noqa: E731
+        def body(i, carry):
+            return advance(carry, t0 + (t1 - t0) * i / n, t0 + (t1 - t0) * (i + 1) / n, ref)
 
-        def body(i, y):
-            ta = t0 + (t1 - t0) * i / n
-            return step(F, ta, y, (t1 - t0) / n, ref)
-
-        return jax.lax.fori_loop(0, n, body, y0)
+        return value(jax.lax.fori_loop(0, n, body, start(y0, t0, (t1 - t0) / n, ref)))
 
     return jax.jit(program)
+
+
+def compiled_trajectory(mid: str, sp: StudyProblem, steps: int):
+    """(y0, dt) -> the (steps + 1, D) iterates of `steps` steps of size dt from t = 0 (jumps, if any,
+    not given: the stability settings are smooth), one compiled program for every dt."""
+    import jax
+    import jax.numpy as jnp
+
+    start, advance, value = _stepper(mid, sp, False)
+
+    @jax.jit
+    def program(y0, dt):
+        def body(carry, i):
+            nxt = advance(carry, i * dt, (i + 1) * dt, 0.0)
+            return nxt, value(nxt)
+
+        _, ys = jax.lax.scan(body, start(y0, 0.0, dt, 0.0), jnp.arange(steps, dtype=jnp.float64))
+        return jnp.concatenate([y0[None], ys])
+
+    return program
 
 
 def _authors(mid: str, sp: StudyProblem) -> Integrator:

@@ -2,7 +2,7 @@ r"""The reference solution $y(T)$ of a study problem, and how far it can be trus
 
 The reference is diffrax ``Dopri8`` with a PID controller at rtol = atol = $10^{-13}$ (the lowest nacverify's backends accept), restarted at
 every jump (``jump_ts``; `nacverify.solvers.diffrax_backend`). It is checked against mpmath's
-Taylor integrator at 30 digits (`nacverify.solvers.mpmath_backend`, piece by piece), an
+Taylor integrator at 20 digits (`nacverify.solvers.mpmath_backend`, piece by piece), an
 independent arbitrary-precision oracle: `Reference.checked_error` $= \|y_{Dopri8}(T) - y_{mp}(T)\|_\infty$.
 Where mpmath is skipped (``check=False``, quick runs of the larger LTC problems), the estimate is
 the difference between the solves at $10^{-13}$ and $10^{-12}$.
@@ -23,7 +23,7 @@ from .problems import StudyProblem
 __all__ = ["Reference", "reference", "REF_RTOL", "MP_DIGITS"]
 
 REF_RTOL = 1e-13
-MP_DIGITS = 30
+MP_DIGITS = 20
 EPS = float(np.finfo(np.float64).eps)
 
 

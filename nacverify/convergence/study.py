@@ -1,7 +1,7 @@
 r"""The convergence study: every applicable method on every problem over a ladder of steps
-$\Delta t_k = T / 2^k$, its error at $T$ against the reference, and the fitted order.
+$\Delta t_k = T / n_k$, its error at $T$ against the reference, and the fitted order.
 
-Ladders (exponents $k$; the quick ladder in brackets) are chosen per method so that the range reaches
+Ladders (exponents $k$ of $n = 2^k$ steps; $n = \mathrm{round}(2^{k/2})$ for orders 5 and 8; the quick ladder in brackets) are chosen per method so that the range reaches
 from where the error is below `ERROR_CAP` down to the reference's floor: order 1: 3..14 [3..11];
 order 4: 1..10 [2..8]; order 5: 1..9 [1..7]; order 8: 0..6 [0..5]. On problems whose jumps are hidden
 from the method the error oscillates with the jump's position inside its step (the local error there is
@@ -34,9 +34,12 @@ _LADDERS = {1: ((3, 14), (3, 11)), 4: ((1, 10), (2, 8)), 5: ((1, 9), (1, 7)), 8:
 
 
 def ladder_for(m: Method, T: float, *, quick: bool) -> np.ndarray:
-    """The steps T / 2^k of `m`'s ladder (decreasing)."""
+    """The steps T / n of `m`'s ladder (decreasing): n = 2^k, or for orders 5 and 8, whose error
+    falls by 2^5 or 2^8 per halving, n = round(2^(k/2)) (twice the points in the same range)."""
     lo, hi = _LADDERS[m.order][1 if quick else 0]
-    return T / 2.0 ** np.arange(lo, hi + 1)
+    if m.order < 5:
+        return T / 2.0 ** np.arange(lo, hi + 1)
+    return T / np.unique(np.round(2.0 ** (np.arange(2 * lo, 2 * hi + 1) / 2)))
 
 
 @dataclass
