@@ -45,7 +45,7 @@ STIFF_T = 0.1
 
 PROBLEMS = ("nac.slow", "nac.fast", "nac.oscillatory", "nac.custom", "nac.step.given", "nac.step.hidden", "ltc.sigmoid", "ltc.tanh",
             "ltc.biophysical", "ltc.jumps.given", "ltc.jumps.hidden", "ltc.stiff", "authors.cell")
-QUICK_PROBLEMS = ("nac.oscillatory", "nac.step.given", "nac.step.hidden", "ltc.sigmoid", "authors.cell")
+QUICK_PROBLEMS = ("nac.oscillatory", "nac.step.hidden")
 
 
 @dataclass(frozen=True, eq=False)

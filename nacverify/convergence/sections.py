@@ -42,5 +42,6 @@ def order_rows(results: list[ConvergenceResult]) -> list[list[str]]:
         span = f"{f.dt_min:.2g}..{f.dt_max:.2g}" if np.isfinite(f.dt_min) else (f.why[:28] if f.why else "-")
         res = f"{f.residual:.3f}" if np.isfinite(f.residual) else "-"
         cost = f"{r.rhs_at_default:.0f}" if np.isfinite(r.rhs_at_default) else "-"
-        rows.append([r.problem, r.method, obs, str(r.expected), span, res, f"{r.error_at_default:.2g}", cost])
+        err = f"{r.error_at_default:.2g}" if np.isfinite(r.error_at_default) else "-"
+        rows.append([r.problem, r.method, obs, str(r.expected), span, res, err, cost])
     return rows
