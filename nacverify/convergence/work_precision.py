@@ -9,7 +9,7 @@ diffrax backend; jumps given as ``jump_ts``); scipy ``DOP853``, ``Radau``, ``LSO
 between the jumps); Julia's where the julia backend reports itself available, otherwise listed as
 unavailable with the backend's reason.
 
-Wall time: the median of `REPEATS` solves after one that compiles (diffrax). Right-hand-side
+Wall time: the median of `REPEATS` solves (one for scipy) after one untimed solve (diffrax compiles there). Right-hand-side
 evaluations: scipy's ``nfev``; for diffrax's explicit solvers, which do not count them, the tableau's
 count: (stages - 1) per attempted step for a first-same-as-last tableau (Tsit5: 6, Dopri8: 13), plus
 the two evaluations of the initial step selection; Kvaerno5's count adds its stage solves' chord
@@ -70,8 +70,7 @@ def work_precision(sp: StudyProblem, ref: Reference, *, tolerances=TOLERANCES, s
         backend = get_backend(backend_name)
         n = len(tolerances)
         err, secs, rhs, acc, rej = (np.full(n, np.nan) for _ in range(5))
-        if backend_name == "diffrax":
-            _one(backend, sp, method, tolerances[0])  # compiles
+        _one(backend, sp, method, tolerances[0])  # compiles (diffrax), imports and warms up (scipy)
         for k, tol in enumerate(tolerances):
             times = []
             for _ in range(REPEATS if backend_name == "diffrax" else 1):
