@@ -28,7 +28,7 @@ import numpy as np
 __all__ = ["OrderFit", "fit_order", "MIN_POINTS", "SLOPE_TOLERANCE", "ERROR_CAP"]
 
 MIN_POINTS = 3
-SLOPE_TOLERANCE = 0.3
+SLOPE_TOLERANCE = 0.15
 ERROR_CAP = 0.1
 
 
