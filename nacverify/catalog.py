@@ -42,3 +42,4 @@ from .checks import charitable_nac as _charitable_nac_claims  # noqa: F401
 from .checks import ltc_readings as _ltc_readings_claims  # noqa: F401
 from .checks import locality_readings as _locality_readings_claims  # noqa: F401
 from .checks import nac_twins as _nac_twins_claims  # noqa: F401
+from .convergence import claims as _convergence_claims  # noqa: F401

@@ -128,3 +128,14 @@ def test_cli_writes_the_group_and_refuses_unknown_names(tmp_path):
     assert abs(stab["largest_bounded_dt"] - 2 / LINEAR_LAMBDA) < 1e-3
     bad = runner.invoke(app, ["convergence", "--problem", "nope", "--out", str(tmp_path / "x.h5")])
     assert bad.exit_code == 2 and "unknown problem" in bad.output
+
+
+def test_json_document_holds_the_orders(tmp_path):
+    import json
+
+    res = runner.invoke(app, ["convergence", "--quick", "--problem", "nac.custom", "--method", "rk4", "--parts", "orders", "--format", "json",
+                              "--out", str(tmp_path / "j.h5")])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    node = doc["convergence"]["orders"]["nac.custom"]["rk4"]
+    assert doc["format"] == "nacverify.convergence/1" and abs(node["observed_order"] - 4) < 0.1 and len(node["dt"]) == len(node["error"])
