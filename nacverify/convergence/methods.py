@@ -212,7 +212,8 @@ def _stepper(mid: str, sp: StudyProblem, use_ref: bool):
     step = _simple_step(mid, sp)
 
     def advance_simple(y, ta, tb, ref):
-        return step(lambda t, z: field(t, z, ref if use_ref else None), ta, y, tb - ta, ref)
+        side = ref if use_ref else None  # a hidden jump: every evaluation at its own time
+        return step(lambda t, z: field(t, z, side), ta, y, tb - ta, side)
 
     return (lambda y0, t0, h, ref: y0), advance_simple, lambda y: y
 

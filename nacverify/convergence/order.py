@@ -47,10 +47,10 @@ def _slope(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(k), float(np.sqrt(np.mean((y - (k * x + c)) ** 2)))
 
 
-def fit_order(dts, errors, floor: float, *, cap: float = ERROR_CAP, straight: bool = True) -> OrderFit:
+def fit_order(dts, errors, floor, *, cap: float = ERROR_CAP, straight: bool = True) -> OrderFit:
     """The observed order on the ladder (`dts` decreasing) against errors (module docstring). With
     `straight` False (errors that oscillate about a power law: hidden jumps), the slope of every
-    kept point, the longest run of them, without the straight-line test."""
+    kept point, the longest run of them, without the straight-line test. `floor`: a number, or one per level."""
     dts, errors = np.asarray(dts, float), np.asarray(errors, float)
     keep = np.isfinite(errors) & (errors > floor) & (errors < cap)
     used = np.zeros(dts.shape, bool)
@@ -68,7 +68,7 @@ def fit_order(dts, errors, floor: float, *, cap: float = ERROR_CAP, straight: bo
                 if best is None or key > best[0]:
                     best = (key, i, j, k, res)
     if best is None:
-        why = "every error at the floor (exact to round-off)" if np.all(errors[np.isfinite(errors)] <= floor) else \
+        why = "every error at the floor (exact to round-off)" if np.all((errors <= floor)[np.isfinite(errors)]) else \
             f"fewer than {MIN_POINTS} consecutive points between the floor and the cap on a straight line"
         return OrderFit(float("nan"), float("nan"), float("nan"), float("nan"), used, why)
     _, i, j, k, res = best

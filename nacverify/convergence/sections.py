@@ -19,6 +19,7 @@ def order_node(r: ConvergenceResult) -> dict[str, Any]:
         "residual": f.residual, "within_0_1": r.within, "why_no_fit": f.why, "notes": r.notes, "rhs_per_step": r.rhs_per_step,
         "error_at_default_step": r.error_at_default, "compile_seconds": r.compile_seconds, "reference_error": r.reference_error,
         "reference_checked_by_mpmath": r.reference_checked, "floor": r.floor,
+        "roundoff_floor_per_step_sqrt": 3.0,
         "dt": np.asarray(r.dts, float), "error": np.asarray(r.errors, float), "steps": np.asarray(r.steps, float),
         "seconds": np.asarray(r.seconds, float), "used_in_fit": np.asarray(f.used, np.int8),
     }

@@ -10,7 +10,9 @@ least-squares slope over every kept point (`nacverify.convergence.order`, ``stra
 straight run.
 
 The error of a level is $\|y_{\Delta t}(T) - y_{ref}(T)\|_\infty$; its wall time is measured after one
-run that compiles the method (`methods.integrator`); "the default step" is $\Delta t = T/64$.
+run that compiles the method (`methods.integrator`); "the default step" is $\Delta t = T/64$. The floor of a
+level is the reference's (`Reference.floor`) or the method's own round-off, a random walk of $n$ roundings
+of the solution: $3\,\epsilon \max(1, \|y\|_\infty)\sqrt{n}$, whichever is larger.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from .reference import Reference, reference
 __all__ = ["Ladder", "ConvergenceResult", "ladder_for", "converge", "run_study", "DEFAULT_DIVISIONS"]
 
 DEFAULT_DIVISIONS = 64
+ROUNDOFF = 3.0
+EPS = float(np.finfo(np.float64).eps)
 _LADDERS = {1: ((3, 14), (3, 11)), 4: ((1, 10), (2, 8)), 5: ((1, 9), (1, 7)), 8: ((0, 6), (0, 5))}
 
 
@@ -99,7 +103,9 @@ def converge(sp: StudyProblem, m: Method, ref: Reference, *, quick: bool) -> Con
             seconds[k] = time.perf_counter() - t0
             errors[k] = float(np.max(np.abs(y - ref.y))) if np.all(np.isfinite(y)) else math.inf
         steps[k] = n
-    fit = fit_order(dts, errors, ref.floor, straight=not sp.hidden_jumps)
+    scale = max(1.0, float(np.max(np.abs(ref.y))))
+    floors = np.maximum(ref.floor, ROUNDOFF * EPS * scale * np.sqrt(steps))  # the method's own round-off over n steps
+    fit = fit_order(dts, errors, floors, straight=not sp.hidden_jumps)
     notes = ""
     if sp.hidden_jumps:
         notes = "jumps hidden from the method: O(dt) local error in the step holding each jump; least-squares slope over every kept point"
