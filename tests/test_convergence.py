@@ -147,3 +147,25 @@ def test_fused_step_with_hidden_jumps_converges_at_order_one():
     sp = study_problem("ltc.jumps.hidden")
     r = converge(sp, method("fused"), reference(sp, check=False), quick=True)
     assert r.errors[-1] < 1e-2 * r.errors[0] and abs(r.fit.order - 1) < 0.3
+
+
+def test_interrupt_keeps_the_finished_pairs_and_html_draws_the_group(tmp_path, monkeypatch):
+    import nacverify.convergence.study as study
+    from nacverify.report.html import render_html
+
+    real, calls = study.converge, []
+
+    def converge_then_interrupt(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(study, "converge", converge_then_interrupt)
+    out = tmp_path / "i.h5"
+    res = runner.invoke(app, ["convergence", "--quick", "--problem", "nac.slow", "--method", "euler,rk4,nac_euler", "--out", str(out)])
+    assert res.exit_code == 3, res.output
+    data = read_report(out)
+    assert not data.complete and set(data.sections["convergence"]["orders"]["nac.slow"]) == {"euler", "rk4"}
+    page = render_html(data, tmp_path / "html")
+    assert "Convergence, work-precision and stability" in page.read_text() and any((tmp_path / "html").glob("fig-*convergence*.png"))
