@@ -94,8 +94,9 @@ def _bisect(ok, lo: float, hi: float) -> float:
     return lo
 
 
-def largest_steps(sp: StudyProblem, mid: str) -> tuple[float, float]:
-    """(largest bounded dt, largest bounded and oscillation-free dt) of method `mid` on `sp`."""
+def largest_steps(sp: StudyProblem, mid: str, *, oscillation: bool = True) -> tuple[float, float]:
+    """(largest bounded dt, largest bounded and oscillation-free dt) of method `mid` on `sp` (the
+    second nan without `oscillation`)."""
     program = compiled_trajectory(mid, sp, STEPS)
     scale = max(1.0, float(np.max(np.abs(sp.problem.y0))))
     cache: dict[float, tuple[bool, bool]] = {}
@@ -107,7 +108,7 @@ def largest_steps(sp: StudyProblem, mid: str) -> tuple[float, float]:
         return cache[dt]
 
     bounded = _bisect(lambda dt: judged(dt)[0], DT_MIN, DT_MAX)
-    stable = _bisect(lambda dt: all(judged(dt)), DT_MIN, DT_MAX)
+    stable = _bisect(lambda dt: all(judged(dt)), DT_MIN, DT_MAX) if oscillation else math.nan
     return bounded, stable
 
 
