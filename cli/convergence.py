@@ -120,7 +120,7 @@ def convergence(
 
 
 #: the LTC problems whose diffrax reference is checked against mpmath (the others' Taylor solves cost 8-15 s each)
-MP_CHECKED = ("ltc.sigmoid", "ltc.biophysical", "ltc.jumps.given", "ltc.jumps.hidden", "authors.cell")
+MP_CHECKED = ("ltc.sigmoid", "ltc.jumps.given", "ltc.jumps.hidden", "authors.cell")
 #: the problems work-precision runs on (a smooth LTC and the stiff one; quick: a NAC regime)
 WP_PROBLEMS, WP_QUICK = ("ltc.sigmoid", "ltc.stiff"), ("nac.oscillatory",)
 

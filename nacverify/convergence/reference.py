@@ -6,7 +6,7 @@ Taylor integrator at 20 digits (`nacverify.solvers.mpmath_backend`, piece by pie
 independent arbitrary-precision oracle: `Reference.checked_error` $= \|y_{Dopri8}(T) - y_{mp}(T)\|_\infty$.
 The scalar NAC problems take mpmath's value itself (20 digits, bounded by the difference to 25
 digits). Where mpmath is skipped (``check=False``: the LTC problems whose Taylor solve costs more
-than 5 s: tanh, stiff, the jumps), the estimate is
+than 5 s: tanh, biophysical, stiff), the estimate is
 the difference between the solves at $10^{-13}$ and $10^{-12}$.
 
 `Reference.floor` is the error below which a method's error says nothing about its order:
