@@ -87,6 +87,7 @@ def _register_commands() -> None:
     command("audit-ltc", __import__("nacverify.cli.audit_ltc", fromlist=["audit_ltc"]).audit_ltc)
     command("coverage", __import__("nacverify.cli.coverage", fromlist=["coverage"]).coverage)
     command("findings", __import__("nacverify.cli.findings", fromlist=["findings"]).findings)
+    command("convergence", __import__("nacverify.cli.convergence", fromlist=["convergence"]).convergence)
     for info in report_app.registered_commands:
         info.context_settings = {**(info.context_settings or {}), **HELP}
 

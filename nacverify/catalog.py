@@ -47,3 +47,4 @@ from .checks import nac000_sentences as _ledger_000_claims  # noqa: F401
 from .checks import sentences_002_004 as _ledger_002_004_claims  # noqa: F401
 from .checks import nac001_sentences as _ledger_001a_claims  # noqa: F401
 from .checks import nac001_appendix_sentences as _ledger_001b_claims  # noqa: F401
+from .convergence import claims as _convergence_claims  # noqa: F401

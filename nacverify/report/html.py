@@ -141,7 +141,7 @@ def _install(staging: Path, folder: Path, overwrite: bool) -> None:
     _write_page(folder / MANIFEST, json.dumps({"tool": "nacverify report html", "files": written}, indent=1, sort_keys=True) + "\n")
 
 
-_TOC = [("findings", "findings"), ("run", "the run"), ("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"), ("ltc", "LTC bounds"), ("bench", "benchmarks"),
+_TOC = [("findings", "findings"), ("run", "the run"), ("frozen", "frozen vs varying"), ("tightness", "tightness"), ("euler", "Euler overshoot"), ("ltc", "LTC bounds"), ("convergence", "convergence"), ("bench", "benchmarks"),
         ("evidence", "other evidence"), ("unexpected", "not as expected"), ("claims", "claims"),
         ("sections", "all sections")]
 
@@ -178,7 +178,9 @@ def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     page.add('<h2 id="run">The run</h2>')
     _meta(page, data)
     _choose_figures(page, data, max_claim_figures)
-    for build in (_frozen_section, _tightness_section, _euler_section, _ltc_section, _bench_section, _other_claims_section):
+    from ._html_convergence import convergence_section
+
+    for build in (_frozen_section, _tightness_section, _euler_section, _ltc_section, convergence_section, _bench_section, _other_claims_section):
         build(page, data)
     _unexpected_section(page, data, docs)
     _unledgered_section(page, data, docs)
