@@ -20,8 +20,8 @@ first reading left without an item (issue 43: every unit decided).
   sets that Section 3.3 uses for cross-validation, and Section 3.4's "from 151.54 MB to 150.85 MB"
   against Table 2.
 - *Section 2.3's "We now establish ... by extending the classical UAT"*: the proof's construction
-  (Appendix B.3) is `nac.thm2.single_key_head_output`; this sentence says it again in its own words,
-  so it is tested by a claim of its own (``nac.thm2.single_key_head_output.s2_3``).
+  (Appendix B.3) is `nac.thm2.single_key_head_output`, counted once, at B.3 (issue 43's review: the sentence
+  announces the extension; it cites that claim).
 """
 
 from __future__ import annotations
@@ -352,19 +352,6 @@ def _count_claims() -> list[Claim]:
     return out
 
 
-def _thm2_restated() -> list[Claim]:
-    """Section 2.3's first sentence says that this section establishes universal approximation by extending the classical UAT:
-    the extension is Appendix B.3's construction, whose step is `nac.thm2.single_key_head_output`."""
-    from ..symbolic.claims import symbolic_claims
-
-    base = next(c for c in symbolic_claims() if c.id == "nac.thm2.single_key_head_output")
-    return [restated(base, suffix="s2_3", source=f"{SEED001}, Section 2.3, 'We now establish the universal approximation capability of NAC by "
-                     "extending the classical Universal Approximation Theorem (UAT) (Nishijima, 2021) to the proposed mechanism', read as: the "
-                     "section's extension (Theorem 2, proved in Appendix B.3) establishes it",
-                     statement="the extension establishes universal approximation: in B.3's construction (T = 1) the head output y = alpha v "
-                               "with v = 1 equals sigma(w x + b), so each head emulates a sigmoid unit")]
-
-
 def ledger_001a_claims() -> list[Claim]:
     return _xref_claims() + _count_claims() + [
         Claim(id="nac001.eq1.linear_first_order",
@@ -457,7 +444,7 @@ def ledger_001a_claims() -> list[Claim]:
               assumptions="001 Table 5's Train and Test cells as printed",
               expected=H, expected_reason="condition 1 tests 1~3 (PRONOSTIA), 1~5 (XJTU-SY, HUST); PRONOSTIA trains on 4~7",
               check=lambda ctx: _table5_protocol("bearing1"), group="tables", kind=Kind.AS_PRINTED),
-    ] + _thm2_restated()
+    ]
 
 
 add_provider(ledger_001a_claims)
