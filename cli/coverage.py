@@ -84,36 +84,7 @@ def coverage(
     if fmt == OutputFormat.json:
         print_json({"schema": "nacverify.coverage/4", "documents": counts, "problems": problems, "quotes_checked": seeds is not None, "report": str(path)})
     else:
-        units_table = Table(title="the documents, unit by unit (the sentence map: nacverify/ledger/units.py)")
-        for col in ("document", "units", "covered", "uncovered", "by finding"):
-            units_table.add_column(col, justify="left" if col in ("document", "by finding") else "right", overflow="fold")
-        for doc, c in counts.items():
-            style = "green" if not c["uncovered"] else ("red" if doc in COMPLETE_MAPS else "yellow")
-            by = ", ".join(f"{k} {v}" for k, v in c["units_by_finding"].items()) or "-"
-            units_table.add_row(doc, str(c["units"]), str(c["units_covered"]), f"[{style}]{len(c['uncovered'])}[/]", by)
-        console.print(fitted(units_table))
-        table = Table(title="coverage of the source documents (nacverify/ledger/*.yaml)")
-        numeric = ("items", "checked", "not checkable", "missing", "findings: error", "slip", "depends on reading")
-        for col in ("document", "items", "checked", "not checkable", "by reason", "missing", "findings: error", "slip", "depends on reading"):
-            table.add_column(col, justify="right" if col in numeric else "left", overflow="fold")
-        for doc, c in counts.items():
-            reasons = ", ".join(f"{k} {v}" for k, v in c["not_checkable_by_reason"].items()) or "-"
-            style = "red" if c["missing"] else "green"
-            table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]",
-                          str(c["findings"].get("error", 0)), str(c["findings"].get("slip", 0)), str(c["findings"].get("depends-on-reading", 0)))
-        console.print(fitted(table))
-        if missing:
-            for doc, led in ledgers.items():
-                for it in led.items:
-                    if it.status == "missing":
-                        console.print(f"missing {doc}:{it.item} ({it.location}): {it.missing}", markup=False)
-        if uncovered:
-            for doc, c in counts.items():
-                for u in c["uncovered"]:
-                    console.print(f"uncovered {doc} line {u['line']} [{u['kind']}]: {u['text']}", markup=False, soft_wrap=True)
-        if seeds is None:
-            console.print("quotes not checked: ../shared/seeds not found (set NACVERIFY_SEEDS to the folder of the documents)", markup=False)
-        console.print(f"report: {path}", markup=False, soft_wrap=True)
+        _print_tables(counts, ledgers, COMPLETE_MAPS, missing=missing, uncovered=uncovered, seeds_found=seeds is not None, path=path)
     for p in problems:
         err_console.print(f"ledger: {p}", markup=False)
     if total_missing or problems or gate_uncovered:
@@ -122,3 +93,36 @@ def coverage(
         raise typer.Exit(EXIT_GATE)
     raise typer.Exit(EXIT_OK)
 
+
+def _print_tables(counts: dict, ledgers, complete: frozenset, *, missing: bool, uncovered: bool, seeds_found: bool, path) -> None:
+    """The terminal output: the documents unit by unit, the ledger's counts, and the lists asked for."""
+    units_table = Table(title="the documents, unit by unit (the sentence map: nacverify/ledger/units.py)")
+    for col in ("document", "units", "covered", "uncovered", "by finding"):
+        units_table.add_column(col, justify="left" if col in ("document", "by finding") else "right", overflow="fold")
+    for doc, c in counts.items():
+        style = "green" if not c["uncovered"] else ("red" if doc in complete else "yellow")
+        by = ", ".join(f"{k} {v}" for k, v in c["units_by_finding"].items()) or "-"
+        units_table.add_row(doc, str(c["units"]), str(c["units_covered"]), f"[{style}]{len(c['uncovered'])}[/]", by)
+    console.print(fitted(units_table))
+    table = Table(title="coverage of the source documents (nacverify/ledger/*.yaml)")
+    numeric = ("items", "checked", "not checkable", "missing", "findings: error", "slip", "depends on reading")
+    for col in ("document", "items", "checked", "not checkable", "by reason", "missing", "findings: error", "slip", "depends on reading"):
+        table.add_column(col, justify="right" if col in numeric else "left", overflow="fold")
+    for doc, c in counts.items():
+        reasons = ", ".join(f"{k} {v}" for k, v in c["not_checkable_by_reason"].items()) or "-"
+        style = "red" if c["missing"] else "green"
+        table.add_row(escape(c["file"]), str(c["items"]), str(c["checked"]), str(c["not_checkable"]), reasons, f"[{style}]{c['missing']}[/]",
+                      str(c["findings"].get("error", 0)), str(c["findings"].get("slip", 0)), str(c["findings"].get("depends-on-reading", 0)))
+    console.print(fitted(table))
+    if missing:
+        for doc, led in ledgers.items():
+            for it in led.items:
+                if it.status == "missing":
+                    console.print(f"missing {doc}:{it.item} ({it.location}): {it.missing}", markup=False)
+    if uncovered:
+        for doc, c in counts.items():
+            for u in c["uncovered"]:
+                console.print(f"uncovered {doc} line {u['line']} [{u['kind']}]: {u['text']}", markup=False, soft_wrap=True)
+    if not seeds_found:
+        console.print("quotes not checked: ../shared/seeds not found (set NACVERIFY_SEEDS to the folder of the documents)", markup=False)
+    console.print(f"report: {path}", markup=False, soft_wrap=True)

@@ -178,7 +178,7 @@ def test_the_checks_docstring_maps_every_claim_id_to_its_module() -> None:
     wrong = _map_problems(table)
     assert not wrong, "\n".join(wrong[:20])
     for module in {m for ms in table.values() for m in ms}:
-        importlib.import_module("nacverify." + (module if module.split(".")[0] in ("proofs", "frozen") else "checks." + module))
+        importlib.import_module("nacverify." + (module if module.split(".")[0] in ("proofs", "frozen", "convergence") else "checks." + module))
 
 
 def test_the_map_check_catches_a_wrong_row_and_a_missing_one() -> None:

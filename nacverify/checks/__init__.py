@@ -44,9 +44,9 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     ltc.alg_bptt                 ltc_bptt
     ltc.eq1                      proofs.ltc_equations
     ltc.eq10                     proofs.ltc, proofs.ltc_equations
-    ltc.eq11                     sentences_002_004, ltc_bounds, ltc_readings, proofs.ltc
+    ltc.eq11                     ltc_bounds, ltc_readings, proofs.ltc, sentences_002_004
     ltc.eq12                     ltc_bounds
-    ltc.eq13                     sentences_002_004, ltc_bounds_2018, proofs.ltc_equations
+    ltc.eq13                     ltc_bounds_2018, proofs.ltc_equations, sentences_002_004
     ltc.eq15                     ltc_bounds_2018, proofs.ltc_equations
     ltc.eq16                     ltc_bounds_2018, proofs.ltc_equations
     ltc.eq2                      proofs.ltc_equations, text_decided
@@ -64,13 +64,13 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     ltc.s5                       ltc_bptt
     ltc.s6                       proofs.ltc_equations
     ltc.sec10                    ltc_unfolding
-    ltc.sec15                    ltc_bounds, ltc_epsilon, ltc_readings, ltc_stability, proofs.ltc
+    ltc.sec15                    convergence.claims, ltc_bounds, ltc_epsilon, ltc_readings, ltc_stability, proofs.ltc
     ltc.sec16                    ltc_cost, ltc_trajectory_length
     ltc.sec6                     ltc_bounds
     ltc.sec8                     ltc_readings, ltc_trajectory_length, proofs.ltc_equations
     ltc.stiff                    ltc_readings, ltc_stability
     ltc.table11                  ltc_table11
-    ltc.table12                  ltc_init, ltc_readings
+    ltc.table12                  convergence.claims, ltc_init, ltc_readings
     ltc.table_bptt               ltc_bptt
     nac.b3                       nac_thm2_proof
     nac.c1                       proofs.nac_text
@@ -91,6 +91,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.eq7                      proofs.nac_stability
     nac.eq8                      proofs.nac_stability
     nac.euler                    nac_corollaries
+    nac.exact                    convergence.claims
     nac.gates                    proofs.nac_gates
     nac.grad                     proofs.nac_gradients
     nac.model                    nac_model_gates, nac_reference_parity, nac_s22_model
@@ -99,9 +100,10 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac.s22                      nac_readings, nac_s22_model, nac_text_closed_forms, proofs.nac_text
     nac.s4                       nac_units
     nac.score                    proofs.nac_text
+    nac.sec2                     convergence.claims
     nac.table2                   frozen.claims
     nac.thm1                     nac_corollaries, nac_stability, proofs.nac_stability
-    nac.thm2                     charitable_nac, nac001_sentences, nac_thm2_proof, proofs.nac_gates
+    nac.thm2                     charitable_nac, nac_thm2_proof, proofs.nac_gates
     nac.thm3                     charitable_nac, frozen.claims, nac_thm3_proof, proofs.nac_frozen, proofs.nac_text
     nac000.abstract              nac_curation_cost
     nac000.alg1                  nac_twins
