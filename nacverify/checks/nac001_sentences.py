@@ -32,7 +32,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..claims import Claim, Evidence, Kind, Outcome, Verdict, add_provider, restated
-from ._tables import SEED001, _s, dataset_table5, results_table, runtime_table
+from ._tables import SEED000, SEED001, _s, dataset_table5, results_table, runtime_table
 
 __all__ = ["appendix_sections", "section_span", "xref_outcome", "ledger_001a_claims"]
 
@@ -186,18 +186,23 @@ def _emnist_pipeline_steps(stated: int = 2) -> Outcome:
                    Evidence({"ordinals": _s(steps)}, scalars, {"stated": stated, "appendix_steps": len(steps)}))
 
 
-def _lane_keeping_models() -> Outcome:
+#: How each version cites the two lane-keeping networks (001: author-year; 000: citation keys).
+_RAZZAQ = {"001": "Razzaq & Hongwei, 2023", "000": "razzaq2023neural"}
+_BOJARSKI = {"001": "Bojarski et al., 2016", "000": "bojarski2016end"}
+
+
+def _lane_keeping_models(doc: str = "001") -> Outcome:
     """Section 3.2's 'the AI models proposed by (Razzaq & Hongwei, 2023), replacing the recurrent layer' against Appendix D.3.3's
-    two networks."""
+    two networks (000 prints the same sentences, with citation keys)."""
     from ..ledger.units import flat_text
 
-    text = flat_text("001")
+    text = flat_text(doc)
     car = re.search(r"For OpenAI-CarRacing, we modified the neural network architecture proposed in \(([^)]*)\).*?the (LNN layers) were replaced with NAC", text)
     uda = re.search(r"For the Udacity simulator, we modified the network proposed in \(([^)]*)\) by replacing ([A-Za-z ]+?) with NAC", text)
     if car is None or uda is None:
         return Outcome(F, "Appendix D.3.3's architecture sentences were not found", Evidence({}, {}, {"found": 0}))
     rows = [("CarRacing", car.group(1), car.group(2)), ("Udacity", uda.group(1), uda.group(2))]
-    ok = [source == "Razzaq & Hongwei, 2023" and ("LNN" in replaced or "recurrent" in replaced) for _, source, replaced in rows]
+    ok = [source == _RAZZAQ[doc] and ("LNN" in replaced or "recurrent" in replaced) for _, source, replaced in rows]
     arrays = {"task": _s([r[0] for r in rows]), "network_from": _s([r[1] for r in rows]), "replaced": _s([r[2] for r in rows]),
               "matches_section_3_2": np.array(ok, int)}
     msg = "Appendix D.3.3: " + "; ".join(f"{t}: the network of ({src}), {rep} replaced by NAC" for t, src, rep in rows)
@@ -208,10 +213,10 @@ def _lane_keeping_models() -> Outcome:
                    Evidence(arrays, {"tasks_matching": sum(ok)}, {"task": t, "network_from": src, "replaced": rep}))
 
 
-def _lane_keeping_corrected() -> Outcome:
-    out = _lane_keeping_models()
+def _lane_keeping_corrected(doc: str = "001") -> Outcome:
+    out = _lane_keeping_models(doc)
     net = dict(zip(out.evidence.arrays.get("task", []), out.evidence.arrays.get("network_from", [])))
-    ok = net.get("CarRacing") == "Razzaq & Hongwei, 2023" and net.get("Udacity") == "Bojarski et al., 2016"
+    ok = net.get("CarRacing") == _RAZZAQ[doc] and net.get("Udacity") == _BOJARSKI[doc]
     return Outcome(H if ok else F, out.message.split(": CarRacing's")[0].split(": Udacity's")[0], Evidence(out.evidence.arrays, {"corrected_matches": int(ok)}, {}))
 
 
@@ -411,6 +416,19 @@ def ledger_001a_claims() -> list[Claim]:
               assumptions="Appendix D.3.3's architecture sentences as printed",
               expected=H, expected_reason="D.3.3 says exactly this",
               check=lambda ctx: _lane_keeping_corrected(), group="text", kind=Kind.CORRECTION),
+        Claim(id="nac000.s3_2.models_from_razzaq",
+              source=f"{SEED000}, Section 3.2, 'We implemented the AI models proposed by (razzaq2023neural), replacing the recurrent layer "
+                     "with NAC and its counterparts'; Appendix D.3.3, Neural Network Architecture",
+              statement="both lane-keeping models (CarRacing and Udacity) are razzaq2023neural's with a recurrent layer replaced by NAC",
+              assumptions="Appendix D.3.3's architecture sentences as printed (000, the same as 001's)",
+              expected=F, expected_reason="D.3.3: Udacity modifies bojarski2016end's network, replacing three latent MLP layers",
+              check=lambda ctx: _lane_keeping_models("000"), group="text", kind=Kind.AS_PRINTED),
+        Claim(id="nac000.s3_2.models_per_task",
+              source=f"{SEED000}, Section 3.2, 'We implemented the AI models proposed by (razzaq2023neural), ...', corrected by Appendix D.3.3",
+              statement="corrected: CarRacing uses razzaq2023neural's network with its LNN layers replaced, Udacity bojarski2016end's with three "
+                        "latent MLP layers replaced (Appendix D.3.3)",
+              assumptions="Appendix D.3.3's architecture sentences as printed", expected=H, expected_reason="D.3.3 says exactly this",
+              check=lambda ctx: _lane_keeping_corrected("000"), group="text", kind=Kind.CORRECTION),
         Claim(id="nac001.s5.bridges.continuous",
               source=f"{SEED001}, Section 5, 'NAC bridges discrete attention with continuous-time dynamics, enabling adaptive temporal processing "
                      "without the limitations inherent to traditional scaled dot-product attention'",
