@@ -72,18 +72,38 @@ MANIFEST = ".nacverify-html.json"  # in the page's folder: the files the last pa
 
 def _prepare_folder(out_dir: Path, overwrite: bool) -> None:
     """Refuse, before any drawing, a folder that cannot take the page: not a folder, an
-    index.html without `overwrite`, or not writable."""
+    index.html or any other file without `overwrite` (`_refuse_a_folder_of_others`), or not
+    writable."""
     if out_dir.exists() and not out_dir.is_dir():
         raise BadInput(f"--out {out_dir} exists and is not a folder")
     index = out_dir / "index.html"
     if index.exists() and not overwrite:
         raise BadInput(f"{index} exists; choose another --out or pass --force")
+    if not overwrite and out_dir.is_dir():
+        _refuse_a_folder_of_others(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out_dir):
             pass
     except OSError as exc:
         raise BadInput(f"--out {out_dir}: folder is not writable ({exc.strerror or exc})") from None
+
+
+def _refuse_a_folder_of_others(out_dir: Path) -> None:
+    """Without --force, a folder that holds anything but the drawing folders of an interrupted page
+    is refused (`BadInput`): its files are someone's (``--out ~``), or an earlier page's whose
+    index.html is gone. With --force the page is written beside them and removes none of them
+    (`_install`)."""
+    try:
+        held = sorted(p.name for p in out_dir.iterdir() if not p.name.startswith(".nacverify-html-"))
+    except OSError as exc:
+        raise BadInput(f"--out {out_dir}: folder cannot be read ({exc.strerror or exc})") from None
+    if not held:
+        return
+    shown = ", ".join(held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+    whose = "the files of an earlier `report html` without its index.html" if MANIFEST in held else "files of its own and no pages of an earlier `report html`"
+    raise BadInput(f"--out {out_dir} holds {whose} ({shown}); choose a new or empty folder, or pass --force to write the pages beside "
+                   "them (no file there is removed)")
 
 
 def _digest(path: Path) -> str | None:
