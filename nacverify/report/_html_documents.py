@@ -143,12 +143,10 @@ def _documents(data: ReportData) -> _Documents:
 def _definitions(claim_ids) -> dict[str, object]:
     """Where this version decides each of the report's claims (`nacverify.provenance`); a claim it
     does not register (a report from another version) has none."""
-    import nacverify.catalog  # noqa: F401  (registers every claim provider)
-    from ..claims import registry
-    from ..provenance import defined_in
+    from ..provenance import registered_definitions
 
-    known = registry()
-    return {cid: defined_in(known[cid]) for cid in claim_ids if cid in known}
+    known = registered_definitions(claim_ids)
+    return {cid: known[cid] for cid in claim_ids if cid in known}
 
 
 def _source_link(where) -> str:
