@@ -5,7 +5,7 @@ slips), then the run, the figures and the claims not as expected; ``doc-<documen
 document's findings, heaviest first (quote, place, what fails and the witness, defence and
 prosecution, the claims tested and cited: `_html_findings`); ``claims-<document>.html`` and
 ``claims.html`` hold each claim's details; ``standard.html`` is the labelling standard. No network
-assets and no scripts: inline CSS, formulas as MathML (`formulas`), figures as PNG files next to
+assets and no scripts: one stylesheet beside the pages (``nacverify.css``), formulas as MathML (`formulas`), figures as PNG files next to
 ``index.html``; every link is relative, so the folder can be copied anywhere. The "unexpected only"
 view is a CSS ``:target`` filter (``#unexpected-only``): it hides every item, row and claim whose
 verdicts are all as expected. The layout fits a 1280 px screen and a 390 px phone: ids wrap, a wide
@@ -52,16 +52,16 @@ import tempfile
 from pathlib import Path
 
 from ..errors import BadInput, EnvironmentProblem
-from ._html_documents import _claim_details, _doc_page, _documents, _filter, _header, _meta, _unexpected_section, _unledgered_section
+from ._html_documents import _doc_page, _documents, cut_claim_pages, _filter, _header, _meta, _unexpected_section, _unledgered_section
 from ._html_evidence import (AXIS_NAMES, MAX_CLAIM_FIGURES, SCALING_AXES, _bench_section, _choose_figures, _euler_section,
                              _frozen_section, _ltc_section, _other_claims_section, _other_sections, _tightness_section)
-from ._html_findings import STANDARD_PAGE, document_page, overview_section, standard_page
-from ._html_parts import _document, _e, _ok, _Page, _write_page
+from ._html_findings import STANDARD_PAGE, document_page, document_pages, overview_section, standard_page
+from ._html_parts import CSS, STYLESHEET, _document, _e, _ok, _Page, _write_page
 from ._io import ClaimRecord, ReportData
 
 __all__ = ["render_html", "AXIS_NAMES", "SCALING_AXES"]
 
-FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html|standard\.html)$")  # what a page writes beside index.html
+FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html|standard\.html|nacverify\.css)$")  # what a page writes beside index.html
 
 
 # ------------------------------------------------------------------ page
@@ -191,6 +191,8 @@ def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool
 def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     """Write every file of the page into `folder` (empty); return the index's path."""
     docs = _documents(data)
+    _write_page(folder / STYLESHEET, CSS)
+    claim_pages = cut_claim_pages(list(data.claims.values()), docs)  # before any link to a claim is written
     page = _Page(folder)
     _header(page, data, docs)
     toc_at = len(page.parts)
@@ -207,22 +209,26 @@ def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     toc = [(f"#{anchor}", title) for anchor, title in _TOC if f'id="{anchor}"' in text] + [(_doc_page(d), f"document {d}") for d in docs.rows]
     page.parts.insert(toc_at, "<p>" + " &middot; ".join(f'<a href="{_e(a)}">{_e(t)}</a>' for a, t in toc) + "</p>")
     for doc in docs.rows:
-        doc_page = _Page(folder)
-        document_page(doc_page, data, docs, doc, _filter)
-        _write_page(folder / _doc_page(doc), _document(f"{doc}: {docs.rows[doc][0]}", doc_page.parts, data))
+        for name, listed in document_pages(doc):
+            doc_page = _Page(folder)
+            document_page(doc_page, data, docs, doc, _filter, listed)
+            _write_page(folder / name, _document(f"{doc}: {docs.rows[doc][0]} ({', '.join(listed)})", doc_page.parts, data))
     standard = standard_page(folder) if docs.rows else None
     if standard is not None:
         _write_page(folder / STANDARD_PAGE, _document(standard[0], [standard[1]], data))
-    by_page: dict[str, list[ClaimRecord]] = {}
-    for c in data.claims.values():
-        by_page.setdefault(docs.page_of(c.id), []).append(c)
-    for name, claims in by_page.items():
+    for name, rows in claim_pages.items():
         details = _Page(folder)
-        doc = name[len("claims-"):-len(".html")] if name.startswith("claims-") else ""
+        base = name if not re.search(r"-\d+\.html$", name) else re.sub(r"-\d+\.html$", ".html", name)
+        doc = base[len("claims-"):-len(".html")] if base.startswith("claims-") else ""
         back = f' &middot; <a href="{_e(_doc_page(doc))}">document {_e(doc)}: its findings</a>' if doc in docs.rows else ""
-        details.add(f'<nav class="small"><a href="index.html">overview: every document</a>{back}</nav>'
+        siblings = [n for n in claim_pages if n == base or re.fullmatch(re.escape(base[:-5]) + r"-\d+\.html", n)]
+        parts = (" &middot; pages: " + " ".join(f"<b>{i}</b>" if n == name else f'<a href="{_e(n)}">{i}</a>' for i, n in enumerate(siblings, 1))
+                 if len(siblings) > 1 else "")
+        details.add(f'<nav class="small"><a href="index.html">overview: every document</a>{back}{parts}</nav>'
                     f'<h1 id="top">{_e(name[:-5])}: claims of {_e(data.path.name)}</h1>')
-        _filter(details, data, count=sum(not _ok(c) for c in claims))
-        _claim_details(details, claims, docs)
+        _filter(details, data, count=sum(not _ok(c) for c, _ in rows))
+        details.add('<h2 id="details">Claim details</h2>')
+        for _, html in rows:
+            details.add(html)
         _write_page(folder / name, _document(f"{name[:-5]}: claims of {data.path.name}", details.parts, data))
     return _write_page(folder / "index.html", _document(f"nacverify report: {data.path.name}", page.parts, data))
