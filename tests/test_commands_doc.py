@@ -55,3 +55,22 @@ def test_the_reference_names_every_command_and_option_of_the_app():
             for opt in getattr(param, "opts", []):
                 if opt.startswith("-"):
                     assert f"`{opt}" in section or f", {opt}" in section, (heading, opt)
+
+
+def test_the_readme_reads_at_a_glance_and_names_every_command():
+    """Issue 46: the README is about 250 lines at most, keeps one line per command of the app (the full
+    reference is reports/COMMANDS.md), and every file it links exists."""
+    import re
+
+    import typer.main
+
+    from nacverify.cli.app import app
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    table = text[text.index("## Commands"):text.index("\n## ", text.index("## Commands") + 1)]
+    listed = set(re.findall(r"^\| `nacverify ([a-z-]+)", table, re.M))
+    assert listed == set(typer.main.get_command(app).commands), listed
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert (ROOT / target).exists(), target

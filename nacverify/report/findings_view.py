@@ -23,6 +23,7 @@ conclusion in one sentence (`conclusion`: the sentence of the recorded text that
 
 from __future__ import annotations
 
+import html as _html
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -71,11 +72,12 @@ def _sentences(text: str) -> list[str]:
 
 
 def clip(text: str, chars: int) -> str:
-    """The start of `text`, cut between words, with " …" when anything was left out."""
+    """The start of `text`, cut between words, with " [...]" when anything was left out (the terminal's
+    mark: a "…" there would read as a line rich cut)."""
     text = " ".join(text.split())
     if len(text) <= chars:
         return text
-    return text[:chars].rsplit(" ", 1)[0].rstrip(" ,;:—") + " …"
+    return text[:chars].rsplit(" ", 1)[0].rstrip(" ,;:—") + " [...]"
 
 
 def conclusion(text: str) -> str:
@@ -282,11 +284,15 @@ def _md_view(v: FindingView) -> list[str]:
         lines += ["**Witness:**"] + [f"- {_md_code(cid)}: {formulas.escape_markdown(w)}" for cid, w in witnesses] + [""]
     elif v.failing and not v.measured:
         lines += ["**Witness:** in a check report (`nacverify check`, then `findings --report F`); the reason above states it.", ""]
-    if f.defense:
+    if f.defense or f.prosecution:  # one click away: GitHub renders <details> and the Markdown inside it
         label = "Why it cannot be checked" if v.name == "not-checkable" else "Defence"
-        lines += [f"**{label}:** {esc(f.defense)}", ""]
-    if f.prosecution:
-        lines += [f"**Prosecution:** {esc(f.prosecution)}", ""]
+        summary = f"{label}: {v.defence_conclusion}" if f.defense else f"Review: {v.review_conclusion}"
+        lines += ["<details>", f"<summary>{_html.escape(summary, quote=False)}</summary>", ""]
+        if f.defense:
+            lines += [f"**{label}:** {esc(f.defense)}", ""]
+        if f.prosecution:
+            lines += [f"**Prosecution (independent review) and the review record:** {esc(f.prosecution)}", ""]
+        lines += ["</details>", ""]
     if f.untested and v.name != "inconclusive":
         lines += [f"**Not tested:** {esc(f.untested)}", ""]
     if v.tests:
