@@ -84,7 +84,7 @@ def _print_view(v, width: int, verbose: bool) -> None:
     quote = formulas.markdown(f.quote)
     lines += [Text(line) for line in _wrapped(f'"{quote if verbose else _clip(quote, QUOTE_CHARS)}"', width, "    ")]
     if f.slip:
-        lines += [Text(line) for line in _wrapped(f"meant: {f.slip}", width, "    ")]
+        lines += [Text(line) for line in _wrapped(f"meant: {f.slip if verbose else _clip(f.slip, WHY_CHARS)}", width, "    ")]
     fails = v.fails()
     failing = {c.id for c in v.failing}
     shown = fails if verbose else [x for x in fails if x.claim in failing][:FAILS_SHOWN] + [x for x in fails if x.claim not in failing][:1]

@@ -45,7 +45,7 @@ def test_the_default_lists_errors_slips_and_readings_heaviest_first_in_a_few_lin
         assert ranks == sorted(ranks), doc
     starts = [i for i, line in enumerate(lines) if _heads(line + "\n")] + [len(lines)]
     sizes = [b - a for a, b in zip(starts, starts[1:])]
-    assert max(sizes) <= 9 and sum(sizes) / len(sizes) <= 7.5  # a few lines each, a blank line between (the issue: 7,749 lines in all at 80 columns)
+    assert max(sizes) <= 11 and sum(sizes) / len(sizes) <= 8.5  # a few lines each, a blank line between (the issue: 7,749 lines in all at 80 columns)
     assert len(lines) < 1000  # issue 46: 1,108 lines; at a glance, the defence and the review behind -v
     assert "defence" not in res.stdout and "prosecution" not in res.stdout
 

@@ -59,9 +59,11 @@ def test_page_is_offline_and_its_images_are_local_pngs(sample_page):
     page, text = sample_page
     refs = _Refs()
     refs.feed(text)
-    assert "script" not in refs.tags and "link" not in refs.tags and "iframe" not in refs.tags
+    assert "script" not in refs.tags and "iframe" not in refs.tags
+    assert [(tag, v) for tag, _, v in refs.urls if tag == "link"] == [("link", "nacverify.css")]  # issue 46: one stylesheet beside the pages
+    css = (page.parent / "nacverify.css").read_text(encoding="utf-8")
     assert not re.search(r"(https?:)?//", " ".join(v for _, _, v in refs.urls))
-    assert "url(" not in text and "@import" not in text
+    assert "url(" not in text + css and "@import" not in text + css and "<style" not in text
     images = [v for tag, name, v in refs.urls if tag == "img"]
     assert len(images) >= 5
     for src in images:
