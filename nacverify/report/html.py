@@ -2,9 +2,13 @@
 (a link to each claim whose verdict differs from the expected one, with its reason) and the
 findings' overview (each document's counts, every count a link, and each document's errors and
 slips), then the run, the figures and the claims not as expected; ``doc-<document>.html`` holds one
-document's findings, heaviest first (quote, place, what fails and the witness, defence and
-prosecution, the claims tested and cited: `_html_findings`); ``claims-<document>.html`` and
-``claims.html`` hold each claim's details; ``standard.html`` is the labelling standard. No network
+document's errors, slips, readings and inconclusive findings, heaviest first, and
+``doc-<document>-holds.html`` what holds and what cannot be checked (each finding at a glance: quote,
+place, what fails and the witness; the defence, prosecution and review record one click away; the
+claims tested and cited: `_html_findings`); ``claims-<document>.html`` (continued on ``-2.html`` ...
+past `CLAIMS_PAGE_BYTES`) and ``claims.html`` hold each claim's details; ``standard.html`` is the
+labelling standard. A folder that holds other files and no page of an earlier `report html` is
+refused unless `overwrite` (``--force``), which writes beside them and removes none. No network
 assets and no scripts: one stylesheet beside the pages (``nacverify.css``), formulas as MathML (`formulas`), figures as PNG files next to
 ``index.html``; every link is relative, so the folder can be copied anywhere. The "unexpected only"
 view is a CSS ``:target`` filter (``#unexpected-only``): it hides every item, row and claim whose
@@ -33,7 +37,9 @@ What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
   first; the rest are summarised in their details) and every other section as a listing.
 
 The pages of a ``check --quick`` report render in a few seconds (drawing is what costs: about 0.2 s
-a figure).
+a figure). Where each claim is decided comes from a map cached beside the claim catalog
+(`nacverify.provenance.registered_definitions`), so the catalog is loaded only once per version;
+``nacverify bench --report-html F`` records the time.
 
 The pages are built from `_html_parts` (escaping, tables, the page, the document and its write),
 `_html_documents` (header, banner, the ledger's view of the report, claim details),
