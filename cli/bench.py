@@ -24,6 +24,7 @@ from ._output import console, fitted, progress_bar
 LTC_PANEL = "LTC audit benchmark (--ltc-audit)"
 SWEEP_PANEL = "Sweep benchmark (--sweep-bench)"
 CHECK_PANEL = "check scaling (--check-scaling)"
+HTML_PANEL = "report html benchmark (--report-html)"
 
 
 class Suite(str, enum.Enum):
@@ -37,6 +38,8 @@ def _report_stem(a: dict) -> str:
     """The default report name of the bench these arguments choose (`guarded`'s interrupted report)."""
     if a.get("plan_workers") is not None:
         return "bench-check-plan"
+    if a.get("report_html") is not None:
+        return "bench-report-html"
     for flag, stem in (("check_scaling", "bench-check-scaling"), ("sweep_bench", "bench-sweep"), ("ltc_audit", "bench-ltc-audit")):
         if a.get(flag):
             return stem
@@ -106,6 +109,8 @@ def bench(
     check_scaling: Annotated[bool, typer.Option("--check-scaling", help="Instead of NAC: `check --quick` in a fresh process with 1, 2, 4, ... workers up to the usable cores, after a warm-up run; wall times, speedups and whether the verdicts agree (report: /bench/check_scaling).", rich_help_panel=CHECK_PANEL)] = False,
     scaling_jobs: Annotated[Optional[str], typer.Option("--scaling-jobs", help="Comma-separated worker counts for --check-scaling (default: 1, 2, 4, ... up to the usable cores).", rich_help_panel=CHECK_PANEL)] = None,
     cold_caches: Annotated[bool, typer.Option("--cold-caches", help="--check-scaling or --plan-workers without the warm-up: each run with empty caches of its own (compilation, traced programs, catalog), as a first run after installing.", rich_help_panel=CHECK_PANEL)] = False,
+    report_html: Annotated[Optional[Path], typer.Option("--report-html", metavar="F", help="Instead of NAC: time `nacverify report html F` (F: a check report, e.g. of `check --quick`) in a fresh process, once with an empty catalog cache, then --html-repeats times with it filled; the load average before and after, the pages' sizes (report: /bench/report_html).", rich_help_panel=HTML_PANEL)] = None,
+    html_repeats: Annotated[int, typer.Option("--html-repeats", help="Runs with the catalog cache filled (--report-html); the median counts.", rich_help_panel=HTML_PANEL)] = 3,
     plan_workers: Annotated[Optional[int], typer.Option("--plan-workers", help="Instead of NAC: estimate `check --quick` on N workers here: each task of its N-worker plan alone in a fresh process on one core, the usable cores' worth at a time; the plan's makespan plus the start-up (report: /bench/check_plan).", rich_help_panel=CHECK_PANEL)] = None,
 ) -> None:
     """Time NAC (compile time, median and p10/p90 of forward passes, throughput, peak memory) against baselines;
@@ -113,8 +118,9 @@ def bench(
     a = SimpleNamespace(**locals())  # the options as given, for the helpers below
     if cold_caches and not (check_scaling or plan_workers):
         raise BadInput("--cold-caches applies to --check-scaling and --plan-workers only")
-    if batch is not None and (check_scaling or sweep_bench or ltc_audit or plan_workers):
-        mode = "--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit" if ltc_audit else "--plan-workers"
+    if batch is not None and (check_scaling or sweep_bench or ltc_audit or plan_workers or report_html):
+        mode = ("--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit" if ltc_audit
+                else "--report-html" if report_html else "--plan-workers")
         raise BadInput(f"--batch times the NAC suite's rows; it does not apply to {mode}")
     other = _other_bench(a)
     if other is not None:
@@ -126,8 +132,16 @@ def bench(
 
 
 def _other_bench(a: SimpleNamespace) -> typer.Exit | None:
-    """The benches run instead of NAC's (--plan-workers, --check-scaling, --sweep-bench, --ltc-audit),
+    """The benches run instead of NAC's (--report-html, --plan-workers, --check-scaling, --sweep-bench, --ltc-audit),
     their options checked: the chosen one's exit, or None when NAC is timed."""
+    if a.report_html is not None:
+        if a.check_scaling or a.sweep_bench or a.ltc_audit or a.plan_workers is not None:
+            raise BadInput("--report-html is a bench of its own: give it without --check-scaling, --sweep-bench, --ltc-audit or --plan-workers")
+        if a.html_repeats < 1:
+            raise BadInput(f"--html-repeats must be >= 1, got {a.html_repeats}")
+        from .bench_report import report_html_bench
+
+        return report_html_bench(report=a.report_html, repeats=a.html_repeats, out=a.out, force=a.force)
     if a.plan_workers is not None:
         if a.check_scaling:
             raise BadInput("--plan-workers and --check-scaling are two benches: give one")

@@ -1,10 +1,11 @@
 """`nacverify findings`: one finding per ledger item, the unit a reader counts (nacverify/findings.py).
 
 People's output is a summary (the counts per document) and then the findings that say the document
-is wrong or depends on the reading, each in a few lines: label, item and place, the start of its
-words, what fails and the witness. ``--finding`` chooses the labels listed, ``--all`` lists every
-item, ``-v`` prints every item with everything (words, what fails, witness, defence, prosecution,
-claims and where each is decided). ``--format markdown`` writes the same views as Markdown, to paste
+is wrong or depends on the reading, each at a glance: label, item and place, the start of its words,
+what fails (the reading that holds too, for depends-on-reading) and the witness. ``--finding`` chooses
+the labels listed, ``--all`` lists every item, ``-v`` prints every item with everything (words, what
+fails, witness, the defence in one sentence and in full, the prosecution and review record, claims
+and where each is decided). ``--format markdown`` writes the same views as Markdown, to paste
 into an e-mail, a review or an issue (formulas as ``$LaTeX$``). Lines are wrapped at the terminal's
 width (or COLUMNS) between words: ids, labels and words are never cut."""
 
@@ -30,9 +31,10 @@ FINDING_STYLE = {"error": "bold red", "slip": "bold magenta", "depends-on-readin
                  "not-checkable": "dim"}
 #: the findings listed by default: those that say the document is wrong, or that it depends on the reading
 LISTED = ("error", "slip", "depends-on-reading")
-QUOTE_CHARS = 120  # the start of an item's words in the default listing; -v prints all of them
-WHY_CHARS = 160  # the start of what fails
-FAILS_SHOWN = 2  # lines of what fails in the default listing; -v prints every one
+QUOTE_CHARS = 100  # the start of an item's words in the default listing; -v prints all of them
+WHY_CHARS = 140  # the start of what fails
+WITNESS_CHARS = 100  # the start of the witness
+FAILS_SHOWN = 1  # claims that fail, in the default listing (depends-on-reading adds the reading that holds); -v prints every one
 
 
 class FindingsFormat(str, enum.Enum):
@@ -82,22 +84,32 @@ def _print_view(v, width: int, verbose: bool) -> None:
     quote = formulas.markdown(f.quote)
     lines += [Text(line) for line in _wrapped(f'"{quote if verbose else _clip(quote, QUOTE_CHARS)}"', width, "    ")]
     if f.slip:
-        lines += [Text(line) for line in _wrapped(f"meant: {f.slip}", width, "    ")]
+        lines += [Text(line) for line in _wrapped(f"meant: {f.slip if verbose else _clip(f.slip, WHY_CHARS)}", width, "    ")]
     fails = v.fails()
-    for x in fails if verbose else fails[:FAILS_SHOWN]:
-        text = x.text() if verbose else _clip(x.text(), WHY_CHARS)
-        lines += [Text(line, style="yellow" if v.name != "depends-on-reading" or x.claim in {c.id for c in v.failing} else "")
-                  for line in _wrapped(("fails: " if x.claim in {c.id for c in v.failing} else "") + text, width, "    ")]
-    if not verbose and len(fails) > FAILS_SHOWN:
-        lines += [Text(f"    and {len(fails) - FAILS_SHOWN} more (-v)")]
+    failing = {c.id for c in v.failing}
+    shown = fails if verbose else [x for x in fails if x.claim in failing][:FAILS_SHOWN] + [x for x in fails if x.claim not in failing][:1]
+    more = "" if verbose or len(fails) <= len(shown) else f" (+{len(fails) - len(shown)} more: -v)"
+    for i, x in enumerate(shown):
+        if verbose:
+            text = x.text()
+        elif x.claim in failing:  # at a glance: what fails and why; the claim's id is in -v and on the page
+            text = _clip(f"{x.said} — {x.why}" if x.why else x.said, WHY_CHARS)
+        else:
+            text = _clip(f"holds: {x.said}", WHY_CHARS)
+        text += more if i == len(shown) - 1 else ""
+        lines += [Text(line, style="yellow" if v.name != "depends-on-reading" or x.claim in failing else "")
+                  for line in _wrapped(("fails: " if x.claim in failing else "") + text, width, "    ")]
     for c in v.failing if verbose else v.failing[:1]:
         if c.witness:
-            lines += [Text(line) for line in _wrapped(f"witness ({c.id}): {witness_text(c.witness)}", width, "    ")]
+            head, text = (f"witness ({c.id})", witness_text(c.witness)) if verbose else ("witness", _clip(witness_text(c.witness), WITNESS_CHARS))
+            lines += [Text(line) for line in _wrapped(f"{head}: {text}", width, "    ")]
     if verbose:
         if f.defense:
-            lines += [Text(line) for line in _wrapped(("why: " if v.name == "not-checkable" else "defence: ") + f.defense, width, "    ")]
+            label = "why" if v.name == "not-checkable" else "defence"
+            lines += [Text(line, style="bold") for line in _wrapped(f"{label}, in one sentence: {v.defence_conclusion}", width, "    ")]
+            lines += [Text(line) for line in _wrapped(f"{label}: {f.defense}", width, "    ")]
         if f.prosecution:
-            lines += [Text(line) for line in _wrapped(f"prosecution: {f.prosecution}", width, "    ")]
+            lines += [Text(line) for line in _wrapped(f"prosecution and review record: {f.prosecution}", width, "    ")]
         if f.untested and v.name != "inconclusive":
             lines += [Text(line) for line in _wrapped(f"not tested: {f.untested}", width, "    ")]
         for role, claims in (("tests", v.tests), ("cites", v.cites)):

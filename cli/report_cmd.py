@@ -105,8 +105,9 @@ def html(
     file: Annotated[Path, typer.Argument(help="A report written by nacverify (.h5).")],
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Folder for index.html and its PNG figures (created if missing; "
                                                 "default: beside the report, named after it: reports/check-X.h5 -> reports/check-X-html/).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing page in --out: its index.html and the files an earlier `report html` "
-                                        "wrote there (recorded in .nacverify-html.json, unchanged since); no other file is touched.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Write into an --out that is not empty: replace its index.html and the files an earlier "
+                                        "`report html` wrote there (recorded in .nacverify-html.json, unchanged since), and write beside "
+                                        "any other file, which is never changed or removed. Without it such a folder is refused.")] = False,
 ) -> None:
     """Write a static, offline HTML page: verdict table, evidence and figures."""
     from nacverify.report.html import render_html

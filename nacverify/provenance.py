@@ -14,6 +14,11 @@ module-level object a reader opens:
   outcome and are skipped); calling none, the function it is written in;
 - a proof obligation: the proof module's ``OBLIGATIONS`` list, at the obligation's line.
 
+`registered_definitions` gives the place of every registered claim; where the catalog cache is on
+(``$NACVERIFY_CATALOG_CACHE``, which the command line sets) it is stored there, keyed by the source
+digest, so that a reader of reports (`nacverify report html`) finds the places without loading the
+catalog, which imports every claim provider (SymPy, JAX, diffrax: seconds).
+
 `citing_items` inverts the ledger: the ``DOC:ITEM`` keys of every ledger item whose
 ``claims`` name the claim.
 """
@@ -24,15 +29,20 @@ import dis
 import functools
 import importlib
 import inspect
+import json
+import os
 import re
-from collections.abc import Callable, Mapping
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import FunctionType
 
 from .claims import Claim
 
-__all__ = ["Definition", "defined_in", "citing_items"]
+__all__ = ["Definition", "defined_in", "registered_definitions", "citing_items"]
+
+DEFINITIONS_FILE = "claim-definitions.json"  # in the catalog cache's folder: {"key": source digest, "definitions": {id: [module, qualname, file, line]}}
 
 #: Helpers that wrap or relabel an outcome; a lambda calling them is decided by what it calls next.
 _RELABELLING_MODULES = frozenset({"nacverify.claims"})
@@ -172,6 +182,58 @@ def defined_in(claim: Claim) -> Definition:
     if outer is None:
         raise LookupError(f"claim {claim.id}: cannot find the module-level function of {check.__qualname__}")
     return _of_object(outer)
+
+
+def registered_definitions(wanted: Iterable[str] = ()) -> dict[str, Definition]:
+    """Claim id -> `Definition`, for every claim this version registers (module docstring). The
+    stored map is used only under the source digest it was stored with
+    (`nacverify.compute.source_tree.source_digest`: every source file of nacverify and its proofs,
+    and the Python version); a missing, unreadable or malformed one, or one that lacks a claim of
+    `wanted` (a claim registered only where, say, Julia is installed, or one of a report from another
+    version), is computed again and stored (a folder that cannot be written leaves the cache as it
+    was)."""
+    from .compute.source_tree import source_digest
+
+    folder = os.environ.get("NACVERIFY_CATALOG_CACHE", "").strip()
+    key = source_digest() if folder else ""
+    if folder:
+        stored = _load_definitions(Path(folder) / DEFINITIONS_FILE, key)
+        if stored is not None and all(cid in stored for cid in wanted):
+            return stored
+    import nacverify.catalog  # noqa: F401  (registers every claim provider)
+
+    from .claims import registry
+
+    found = {cid: defined_in(claim) for cid, claim in registry().items()}
+    if folder:
+        _store_definitions(Path(folder), key, found)
+    return found
+
+
+def _load_definitions(path: Path, key: str) -> dict[str, Definition] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("key") != key:
+            return None
+        return {cid: Definition(str(m), str(q), str(f), int(n)) for cid, (m, q, f, n) in data["definitions"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _store_definitions(folder: Path, key: str, found: Mapping[str, Definition]) -> None:
+    payload = {"key": key, "definitions": {cid: [d.module, d.qualname, d.file, d.line] for cid, d in found.items()}}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{DEFINITIONS_FILE}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(payload, out)
+            os.replace(tmp, folder / DEFINITIONS_FILE)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
 
 
 def citing_items(ledgers: Mapping[str, object]) -> dict[str, list[str]]:

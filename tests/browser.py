@@ -121,6 +121,13 @@ class Browser:
             raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def click(self, x: float, y: float) -> None:
+        """A left click at viewport point (x, y), through the browser's input pipeline (DevTools'
+        ``Input.dispatchMouseEvent``: press and release, as a mouse does), not a script's ``.click()``."""
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            extra = {} if kind == "mouseMoved" else {"button": "left", "clickCount": 1}
+            self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y, **extra)
+
     def screenshot(self, path: Path, *, full_height: int | None = None, clip: dict | None = None) -> Path:
         """A PNG of the viewport (or of `clip`, in page coordinates), kept in NACVERIFY_BROWSER_SHOTS when set."""
         params: dict[str, Any] = {"format": "png"}

@@ -360,3 +360,43 @@ def test_plan_workers_refuses_a_worker_count_out_of_range_and_check_scaling_besi
         assert res.exit_code == 2, res.output
         assert len([line for line in res.output.splitlines() if line.strip()]) == 1
     assert not (tmp_path / "x.h5").exists()
+
+
+def test_report_html_bench_times_fresh_processes_and_records_the_pages(tmp_path, monkeypatch):
+    """`bench --report-html F` (issue 46: report html's time is recorded by a benchmark, not asserted):
+    one run with an empty catalog cache of its own, then --html-repeats runs with it filled, each a
+    fresh `report html` process; /bench/report_html holds the times, the load average and the size of
+    each page, which are the pages `report html` writes for F (rendered here apart). The user's own
+    catalog cache is not touched."""
+    import sys
+    from pathlib import Path
+
+    import h5py
+
+    from nacverify.report import write_report
+    from nacverify.report.html import render_html
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from report_samples import sample_report
+
+    report = write_report(sample_report(sections=False), tmp_path / "r.h5")
+    page = render_html(read_report(report), tmp_path / "apart").parent
+    expected = {p.name: p.stat().st_size for p in page.iterdir() if p.suffix in (".html", ".css")}
+    monkeypatch.setenv("NACVERIFY_CATALOG_CACHE", str(tmp_path / "users-own"))
+    out = tmp_path / "bench.h5"
+    res = runner.invoke(app, ["bench", "--report-html", str(report), "--html-repeats", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    with h5py.File(out) as f:
+        section = f["bench/report_html"]
+        attrs = dict(section.attrs)
+        pages = dict(section["pages"].attrs)
+        walls, cpus, loads = section["wall_s"][()], section["cpu_s"][()], section["load_average_before"][()]
+    assert attrs["claims"] == len(read_report(report).claims) and attrs["report"] == str(report)
+    assert len(walls) == 1 and len(cpus) == 1 and attrs["cold_wall_s"] > 0 and attrs["median_wall_s"] == walls[0] > 0
+    assert 0 < cpus[0] and len(loads) == 3 and attrs["target_s"] == 5.0
+    assert set(pages) == set(expected) and "index.html" in pages and "nacverify.css" in pages
+    assert pages["nacverify.css"] == expected["nacverify.css"] and attrs["largest_page_bytes"] == max(pages.values())
+    assert not (tmp_path / "users-own" / "claim-definitions.json").exists()  # the runs used a catalog cache of their own
+    for args in (["--html-repeats", "0"], ["--check-scaling"]):
+        bad = runner.invoke(app, ["bench", "--report-html", str(report), *args, "--out", str(tmp_path / "x.h5")])
+        assert bad.exit_code == 2 and not (tmp_path / "x.h5").exists(), bad.output

@@ -127,8 +127,48 @@ def test_html_refuses_to_write_over_a_file_it_did_not_write(tmp_path):
     other.mkdir()
     (other / written[0]).write_text("theirs")
     res = runner.invoke(app, ["report", "html", str(path), "--out", str(other)])
-    assert res.exit_code == 2 and "exists; choose another --out or pass --force" in _one_line(res)
+    assert res.exit_code == 2 and f"--out {other} holds files of its own and no pages of an earlier `report html`" in _one_line(res)
     assert (other / written[0]).read_text() == "theirs" and not (other / "index.html").exists()
+    res = runner.invoke(app, ["report", "html", str(path), "--out", str(other), "--force"])  # --force writes beside, never over, the user's
+    assert res.exit_code == 2 and f"{other / written[0]} exists and is not a file the last `report html` wrote there" in _one_line(res)
+    assert (other / written[0]).read_text() == "theirs" and not (other / "index.html").exists()
+
+
+def test_html_refuses_a_folder_of_other_files_without_force(tmp_path):
+    """Issue 46: `report html r.h5 --out ~` wrote its pages and figures among the user's files
+    without a word. A folder that holds other files and no page of an earlier `report html` is
+    refused without --force (exit 2, one line naming the folder and some of its files, nothing
+    written); with --force the pages go beside the user's files, which stay as they were, also
+    when --force runs again (the second page replaces only the first one's files)."""
+    path, home = _report(tmp_path), tmp_path / "home"
+    home.mkdir()
+    mine = {"notes.txt": b"my notes", "photo.png": b"\x89PNG my photo", ".bashrc": b"export X=1", "index.htm": b"my own page"}
+    for name, content in mine.items():
+        (home / name).write_bytes(content)
+    (home / "projects").mkdir()
+    (home / "projects" / "a.py").write_text("print(1)")
+    res = runner.invoke(app, ["report", "html", str(path), "--out", str(home)])
+    line = _one_line(res)
+    assert res.exit_code == 2 and f"--out {home} holds files of its own and no pages of an earlier `report html`" in line
+    assert "pass --force" in line and ".bashrc" in line  # names what it found (sorted: dot-files first)
+    assert sorted(p.name for p in home.iterdir()) == sorted([*mine, "projects"])  # nothing written, not even a drawing folder
+    for _ in range(2):
+        res = runner.invoke(app, ["report", "html", str(path), "--out", str(home), "--force"])
+        assert res.exit_code == 0, res.output
+        for name, content in mine.items():
+            assert (home / name).read_bytes() == content, name
+        assert (home / "projects" / "a.py").read_text() == "print(1)"
+        assert (home / "index.html").exists()
+    import json
+
+    written = set(json.loads((home / ".nacverify-html.json").read_text())["files"])
+    assert "index.html" in written and not written & set(mine)
+    assert {p.name for p in home.iterdir()} == set(mine) | {"projects", ".nacverify-html.json"} | written
+    res = runner.invoke(app, ["report", "html", str(path), "--out", str(home)])  # an earlier page is there: its index is named
+    assert res.exit_code == 2 and f"{home / 'index.html'} exists; choose another --out or pass --force" in _one_line(res)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert runner.invoke(app, ["report", "html", str(path), "--out", str(empty)]).exit_code == 0  # an empty folder needs no --force
 
 
 def test_html_force_removes_the_last_pages_files_that_the_new_one_does_not_write(tmp_path):

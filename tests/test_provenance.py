@@ -187,3 +187,30 @@ def test_the_map_check_catches_a_wrong_row_and_a_missing_one() -> None:
     assert any(w.startswith("ltc.table11.8: in ltc_table11") for w in _map_problems(moved))
     missing = {p: m for p, m in table.items() if p != "ltc.table11"}
     assert "ltc.table11.8: no row" in _map_problems(missing)
+
+
+def test_the_places_of_the_claims_are_cached_by_the_source_digest(tmp_path, monkeypatch):
+    """Issue 46: `report html` took the claims' places from the whole catalog each time (about 40 % of
+    its time). `registered_definitions` stores them in the catalog cache under the source digest: the
+    map is `defined_in` of each registered claim (computed here directly), a stored entry is read back
+    as stored, and one stored under another digest, or lacking a wanted claim, is computed again."""
+    import json
+
+    import nacverify.catalog  # noqa: F401
+    from nacverify.claims import registry
+    from nacverify.compute.source_tree import source_digest
+    from nacverify.provenance import DEFINITIONS_FILE, Definition, defined_in, registered_definitions
+
+    monkeypatch.setenv("NACVERIFY_CATALOG_CACHE", str(tmp_path))
+    first = registered_definitions()
+    assert first == {cid: defined_in(claim) for cid, claim in registry().items()}
+    path = tmp_path / DEFINITIONS_FILE
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    assert stored["key"] == source_digest()
+    stored["definitions"]["nac.thm1.continuous"] = ["a.module", "marked", "a/file.py", 7]
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    assert registered_definitions()["nac.thm1.continuous"] == Definition("a.module", "marked", "a/file.py", 7)  # read, not recomputed
+    assert registered_definitions(["no.such.claim"]) == first  # a wanted claim missing: computed again (and stored)
+    stored["key"] = "another digest"
+    path.write_text(json.dumps(stored), encoding="utf-8")
+    assert registered_definitions() == first

@@ -56,13 +56,18 @@ def test_findings_come_first(browser, registry_pages, tmp_path):
     from nacverify.findings import FINDINGS
 
     index, *_ = registry_pages
+    probe = """[...document.querySelectorAll('article.finding')].map(a => [a.id, a.querySelector('h3 .fb').textContent,
+                                 a.getBoundingClientRect().top + window.scrollY])"""
+    browser.open((index.parent / "doc-000-holds.html").as_uri(), 1280, 900)  # issue 46: what holds and what cannot be checked, a page of its own
+    second = browser.evaluate(probe)
     browser.open((index.parent / "doc-000.html").as_uri(), 1280, 900)
-    found = browser.evaluate("""[...document.querySelectorAll('article.finding')].map(a => [a.id, a.querySelector('h3 .fb').textContent,
-                                 a.getBoundingClientRect().top + window.scrollY])""")
-    ranks = [FINDINGS.index(name) for _, name, _ in found]
-    assert len(found) > 200 and ranks == sorted(ranks) and found[0][1] == "error"
+    found = browser.evaluate(probe)
+    ranks = [FINDINGS.index(name) for _, name, _ in found + second]
+    assert len(found + second) > 200 and ranks == sorted(ranks) and found[0][1] == "error"
+    assert {name for _, name, _ in second} == {"holds", "not-checkable"}
     assert [top for *_, top in found] == sorted(top for *_, top in found)  # the DOM order is the order on screen
     assert found[0][2] < 900  # the first error is on the first screen
+    assert found[1][2] < 900  # issue 46: the review collapsed, the second error starts on the first screen too
     shot = browser.screenshot(tmp_path / "doc-000-top-1280.png")
     assert _count(_pixels(shot), RED) > 200  # the error badges are painted red
     browser.open(index.as_uri(), 1280, 900)
@@ -78,7 +83,12 @@ def test_formulas_render_as_mathml_not_source(browser, registry_pages, tmp_path)
     element has Chromium's math display, and the fraction's numerator sits above its denominator. No
     quote on the page shows LaTeX source (a backslash command) to the reader."""
     index, *_ = registry_pages
-    browser.open((index.parent / "doc-000.html").as_uri(), 1280, 900)
+    browser.open((index.parent / "doc-000.html").as_uri(), 1280, 900)  # issue 46: errors and readings here, eq. 1 (it holds) on the second page
+    first = browser.evaluate("""(() => { const quotes = [...document.querySelectorAll('blockquote.quote')];
+        return {maths: document.querySelectorAll('blockquote.quote math').length,
+                source: quotes.filter(q => /\\\\[A-Za-z]+/.test(q.innerText)).map(q => q.closest('article').id)}; })()""")
+    assert first["maths"] > 10 and first["source"] == [], first
+    browser.open((index.parent / "doc-000-holds.html").as_uri(), 1280, 900)
     probe = browser.evaluate("""(() => {
         const quote = document.querySelector('#item-eq1 blockquote.quote');
         const m = quote.querySelector('math'), frac = m.querySelector('mfrac');
@@ -91,7 +101,7 @@ def test_formulas_render_as_mathml_not_source(browser, registry_pages, tmp_path)
     assert probe["display"] in ("inline math", "block math", "math"), probe
     assert probe["numBottom"] <= probe["denTop"] + 1 and probe["width"] > 100, probe
     assert "\\frac" not in probe["text"] and "(1)" in probe["text"]
-    assert probe["maths"] > 100 and probe["source"] == [], probe["source"]
+    assert probe["maths"] + first["maths"] > 100 and probe["source"] == [], probe["source"]
     rect = browser.evaluate("(() => { const r = document.querySelector('#item-eq1 blockquote.quote').getBoundingClientRect();"
                             " return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}; })()")
     browser.screenshot(tmp_path / "eq1-quote.png", clip=rect)
@@ -103,7 +113,7 @@ def test_no_element_is_wider_than_the_viewport(browser, registry_pages, width):
     page (the document page's claims column ran off the right edge at 1280 px), and the page does not
     scroll sideways: long ids wrap, wide formulas scroll inside their own box."""
     index, *_ = registry_pages
-    for name in ("index.html", "doc-000.html", "doc-001.html", "doc-002.html", "claims-000.html", "claims.html", "standard.html"):
+    for name in ("index.html", "doc-000.html", "doc-000-holds.html", "doc-001.html", "doc-002.html", "claims-000.html", "claims.html", "standard.html"):
         browser.open((index.parent / name).as_uri(), width, 900)
         result = browser.evaluate(OVERFLOW_PROBE)
         assert result["viewport"] == width
@@ -151,13 +161,66 @@ def test_the_unexpected_only_view_hides_what_is_as_expected(browser, registry_pa
     """On document 004's page, the "unexpected only" view (a CSS :target, no script) leaves visible only
     the finding whose claim differs from its expected verdict."""
     index, data, flip, _ = registry_pages
-    page = (index.parent / "doc-004.html").as_uri()
     visible = "[...document.querySelectorAll('article.finding')].filter(a => a.offsetParent !== null).map(a => a.id)"
-    browser.open(page + "#findings", 1280, 900)
-    everything = browser.evaluate(visible)
-    browser.open(page + "#unexpected-only", 1280, 900)
-    only = browser.evaluate(visible)
+    everything, only = [], []
+    for name in ("doc-004.html", "doc-004-holds.html"):  # issue 46: a document's findings on two pages
+        page = (index.parent / name).as_uri()
+        browser.open(page + "#findings", 1280, 900)
+        everything += browser.evaluate(visible)
+        browser.open(page + "#unexpected-only", 1280, 900)
+        only += browser.evaluate(visible)
     from nacverify.ledger import load_ledgers
 
     holding = [f"item-{it.item}" for it in load_ledgers(["004"])["004"].items if flip in it.claims]
     assert len(everything) == len(load_ledgers(["004"])["004"].items) and only == holding
+
+
+#: The first finding on the page with a defence and a prosecution: its <details>, whether it is open, the summary's text and
+#: box, and the laid-out height and visibility of the defence and the prosecution inside it.
+REVIEW_PROBE = r"""
+(() => {
+  const d = [...document.querySelectorAll('article.finding details.review')].find(x => x.querySelector('p.defence') && x.querySelector('p.prosecution'));
+  d.scrollIntoView({block: 'center'});
+  const s = d.querySelector('summary').getBoundingClientRect();
+  const shown = sel => { const e = d.querySelector(sel); return e ? [e.getBoundingClientRect().height, e.checkVisibility()] : null; };
+  return {item: d.closest('article').id, open: d.open, hasOpenAttribute: d.hasAttribute('open'),
+          summary: d.querySelector('summary').textContent, x: s.left + s.width / 4, y: s.top + s.height / 2,
+          defence: shown('p.defence'), prosecution: shown('p.prosecution'),
+          articleHeight: d.closest('article').getBoundingClientRect().height};
+})()
+"""
+
+
+def test_the_defence_and_the_review_are_collapsed_and_open_on_a_click(browser, registry_pages, tmp_path):
+    """Issue 46: a finding shows its quote, place and what fails; the defence, the prosecution and the review
+    record are one click away. In Chromium, on document 000's first finding with both a defence and a
+    prosecution (a reading whose label was attacked): the review's <details> is
+    closed as laid out (the defence and prosecution paragraphs are not visible, `checkVisibility`; the
+    summary, the defence's conclusion in one sentence of the ledger's words, is); a mouse click on the
+    summary, sent through the browser's input pipeline (not a script), opens it: both paragraphs are then
+    laid out and visible, with the ledger's full texts, and the finding grows. A second click closes it."""
+    import html as _html
+
+    from nacverify.ledger import load_ledgers
+    from nacverify.report.findings_view import conclusion
+
+    index, *_ = registry_pages
+    browser.open((index.parent / "doc-000.html").as_uri(), 1280, 900)
+    closed = browser.evaluate(REVIEW_PROBE)
+    item = next(it for it in load_ledgers(["000"])["000"].items if f"item-{it.item}" == closed["item"])
+    assert item.defense and item.prosecution
+    assert not closed["open"] and not closed["hasOpenAttribute"]
+    assert closed["defence"][1] is False and closed["prosecution"][1] is False  # not rendered (Chromium keeps a closed details' content unpainted)
+    assert closed["summary"].startswith("Defence: " + conclusion(item.defense))
+    browser.click(closed["x"], closed["y"])
+    opened = browser.evaluate(REVIEW_PROBE)
+    assert opened["item"] == closed["item"] and opened["open"]
+    assert opened["defence"][0] > 20 and opened["defence"][1] and opened["prosecution"][0] > 20 and opened["prosecution"][1]
+    assert opened["articleHeight"] > closed["articleHeight"] + 40
+    texts = browser.evaluate("(() => { const d = document.getElementById('" + closed["item"] + "').querySelector('details.review');"
+                             " return [d.querySelector('p.defence').textContent, d.querySelector('p.prosecution').textContent]; })()")
+    assert " ".join(item.defense.split()) in " ".join(texts[0].split()) and " ".join(item.prosecution.split()) in " ".join(texts[1].split())
+    browser.screenshot(tmp_path / "review-open.png")
+    browser.click(opened["x"], opened["y"])
+    assert not browser.evaluate(REVIEW_PROBE)["open"]
+    assert _html.escape(item.defense, quote=True) in (index.parent / "doc-000.html").read_text(encoding="utf-8")  # never removed

@@ -27,7 +27,7 @@ ALLOWED: dict[str, str] = {
     "test_junit_xml.py::test_the_schema_rejects_testcase_properties":
         "checks the test's own junit-10.xsd (that it rejects what pytest's schema rejects), which the other JUnit tests then rely on",
     "test_readme_findings.py::test_the_error_list_names_each_documents_count":
-        "checks the README's error list against the README's findings table, which the file's other test ties to `nacverify findings`",
+        "checks reports/FINDINGS.md's error list against the README's findings table, which the file's other test ties to `nacverify findings`",
     "test_dask_execution.py::test_listing_the_workers_tolerates_children_that_exit_or_turn_zombie":
         "checks the test file's own listing of a cluster's workers (issue 38: the Ctrl-C test raised psutil.ZombieProcess), which that test relies on",
 }

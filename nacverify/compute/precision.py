@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
 
-import jax
-
 __all__ = ["float64", "uses_float64", "enable_float64_globally", "float64_enabled"]
 
 F = TypeVar("F", bound=Callable)
@@ -23,6 +21,8 @@ F = TypeVar("F", bound=Callable)
 
 def float64_enabled() -> bool:
     """Whether JAX creates float64 arrays here and now."""
+    import jax  # here, not at the top: reading a report (`nacverify.claims`' verdicts) need not import JAX
+
     return bool(jax.config.read("jax_enable_x64"))
 
 
@@ -32,6 +32,8 @@ def float64() -> Iterator[None]:
     if float64_enabled():
         yield
         return
+    import jax
+
     with jax.enable_x64(True):
         yield
 
@@ -50,4 +52,6 @@ def uses_float64(fn: F) -> F:
 def enable_float64_globally() -> None:
     """For programs that are nacverify (the CLI, its workers, the test suite): switch the
     whole process to float64. Library code never calls this."""
+    import jax
+
     jax.config.update("jax_enable_x64", True)

@@ -105,14 +105,25 @@ class _Documents:
 
     rows: dict[str, tuple[str, list]] = field(default_factory=dict)
     items_of: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    finding_of: dict[tuple[str, str], str] = field(default_factory=dict)  # (document, item) -> its finding's name
+    claim_page: dict[str, str] = field(default_factory=dict)  # claim id -> its claims page, once the pages are cut (`cut_claim_pages`)
     defined_in: dict[str, object] = field(default_factory=dict)  # claim id -> provenance.Definition (claims this version registers)
 
     @property
     def in_items(self) -> set[str]:
         return set(self.items_of)
 
+    def item_href(self, doc: str, item: str) -> str:
+        """The link to an item's finding, on the page of its document that holds its label (`finding_page`)."""
+        from ._html_findings import finding_page
+
+        return f"{finding_page(doc, self.finding_of.get((doc, item), 'error'))}#{_item_anchor(doc, item)}"
+
     def page_of(self, cid: str) -> str:
-        """The page holding the claim's details: that of the first document whose item names it."""
+        """The page holding the claim's details: that of the first document whose item names it (or
+        its continuation, `cut_claim_pages`)."""
+        if cid in self.claim_page:
+            return self.claim_page[cid]
         first = self.items_of.get(cid)
         return f"claims-{first[0][0]}.html" if first else CLAIMS_PAGE
 
@@ -133,7 +144,8 @@ def _documents(data: ReportData) -> _Documents:
         if not any(it.claims for it, _ in rows):  # a document this report checks nothing of
             continue
         out.rows[doc] = (ledger.title, rows)
-        for it, _ in rows:
+        for it, found in rows:
+            out.finding_of[(doc, it.item)] = found.finding
             for cid in it.claims:
                 out.items_of.setdefault(cid, []).append((doc, it.item))
     out.defined_in = _definitions(data.claims)
@@ -143,12 +155,10 @@ def _documents(data: ReportData) -> _Documents:
 def _definitions(claim_ids) -> dict[str, object]:
     """Where this version decides each of the report's claims (`nacverify.provenance`); a claim it
     does not register (a report from another version) has none."""
-    import nacverify.catalog  # noqa: F401  (registers every claim provider)
-    from ..claims import registry
-    from ..provenance import defined_in
+    from ..provenance import registered_definitions
 
-    known = registry()
-    return {cid: defined_in(known[cid]) for cid in claim_ids if cid in known}
+    known = registered_definitions(claim_ids)
+    return {cid: known[cid] for cid in claim_ids if cid in known}
 
 
 def _source_link(where) -> str:
@@ -179,7 +189,7 @@ def _unexpected_section(page: _Page, data: ReportData, docs: _Documents) -> None
         return
     rows = []
     for c in bad:
-        where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, [])) or "-"
+        where = ", ".join(f'<a href="{_e(docs.item_href(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, [])) or "-"
         rows.append([_claim_ref(c, docs), where, _e(_clip(c.message, 300))])
     page.add(_table(["claim", "ledger items", "message"], rows, ["unexpected"] * len(rows), raw=True))
 
@@ -207,30 +217,63 @@ def _claim_details(page: _Page, claims: list[ClaimRecord], docs: _Documents) -> 
     """Each claim as a collapsed ``<details>``: the texts (formulas as MathML), then the evidence's
     scalars and witness (a scalar equal to its witness entry or to a text above is left out) and the
     arrays' names and shapes (their figures, where drawn, are on the index page)."""
+    page.add('<h2 id="details">Claim details</h2>')
+    for c in claims:
+        page.add(claim_details(c, docs))
+
+
+def claim_details(c: ClaimRecord, docs: _Documents) -> str:
+    """One claim's ``<details>`` (`_claim_details`)."""
     from . import formulas
     from ._html_findings import verdict_mark
 
-    page.add('<h2 id="details">Claim details</h2>')
+    where = ", ".join(f'<a href="{_e(docs.item_href(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, []))
+    head = f'<summary><span class="id">{_e(c.id)}</span> {verdict_mark(c.verdict, c.expected)}</summary>'
+    lines = [("statement", c.statement), ("message", c.message), ("expected because", c.expected_reason), ("assumptions", c.assumptions),
+             ("source", _location(c, c.id in docs.items_of)), ("reading", c.reading), ("threshold", c.threshold)]
+    shown = {str(v) for _, v in lines if v}
+    witness = {k: _fmt(v, 120) for k, v in c.witness.items()}
+    scalars = {k: _fmt(v, 120) for k, v in c.scalars.items() if witness.get(k) != _fmt(v, 120) and str(v) not in shown}
+    if scalars:
+        lines.append(("scalars", "; ".join(f"{k} = {v}" for k, v in scalars.items())))
+    if witness:
+        lines.append(("witness", "; ".join(f"{k} = {v}" for k, v in witness.items())))
+    if c.arrays:
+        lines.append(("arrays", ", ".join(f"{k} {'x'.join(map(str, v.shape))}" for k, v in c.arrays.items())))
+    lines.append(("kind, group, seconds", f"{c.kind or '-'}, {c.group}, {c.seconds:.3g}"))
+    body = "".join(f"<p><b>{_e(k)}</b> {formulas.html(str(v), own=True, emphasis=False) if k in _WITH_FORMULAS else _e(v)}</p>"
+                   for k, v in lines if v)
+    if where:
+        body += f"<p><b>ledger items</b> {where}</p>"
+    if c.id in docs.defined_in:
+        body += f"<p><b>defined in</b> {_source_link(docs.defined_in[c.id])}</p>"
+    return f'<details class="cl {_row_class(_ok(c))}" id="{_e(_anchor(c.id))}">{head}{body}</details>'
+
+
+#: The most bytes of claim details on one claims page; a document's claims past it continue on
+#: ``claims-<document>-2.html``, ``-3`` ... (a page of a full `check` report stays under 400 kB).
+CLAIMS_PAGE_BYTES = 300_000
+
+
+def cut_claim_pages(claims: list[ClaimRecord], docs: _Documents) -> dict[str, list[tuple[ClaimRecord, str]]]:
+    """Each claims page with its claims and their rendered details, in the report's order: the claims of
+    one document's page (`_Documents.page_of`) cut into pages of at most `CLAIMS_PAGE_BYTES` (a claim
+    never split); records each claim's page in `docs.claim_page`, which every link to it then follows."""
+    out: dict[str, list[tuple[ClaimRecord, str]]] = {}
+    sizes: dict[str, int] = {}
+    parts: dict[str, int] = {}
     for c in claims:
-        where = ", ".join(f'<a href="{_e(_doc_page(d))}#{_e(_item_anchor(d, i))}">{_e(d)}:{_e(i)}</a>' for d, i in docs.items_of.get(c.id, []))
-        head = f'<summary><span class="id">{_e(c.id)}</span> {verdict_mark(c.verdict, c.expected)}</summary>'
-        lines = [("statement", c.statement), ("message", c.message), ("expected because", c.expected_reason), ("assumptions", c.assumptions),
-                 ("source", _location(c, c.id in docs.items_of)), ("reading", c.reading), ("threshold", c.threshold)]
-        shown = {str(v) for _, v in lines if v}
-        witness = {k: _fmt(v, 120) for k, v in c.witness.items()}
-        scalars = {k: _fmt(v, 120) for k, v in c.scalars.items() if witness.get(k) != _fmt(v, 120) and str(v) not in shown}
-        if scalars:
-            lines.append(("scalars", "; ".join(f"{k} = {v}" for k, v in scalars.items())))
-        if witness:
-            lines.append(("witness", "; ".join(f"{k} = {v}" for k, v in witness.items())))
-        if c.arrays:
-            lines.append(("arrays", ", ".join(f"{k} {'x'.join(map(str, v.shape))}" for k, v in c.arrays.items())))
-        lines.append(("kind, group, seconds", f"{c.kind or '-'}, {c.group}, {c.seconds:.3g}"))
-        body = "".join(f"<p><b>{_e(k)}</b> {formulas.html(str(v), own=True, emphasis=False) if k in _WITH_FORMULAS else _e(v)}</p>"
-                       for k, v in lines if v)
-        if where:
-            body += f"<p><b>ledger items</b> {where}</p>"
-        if c.id in docs.defined_in:
-            body += f"<p><b>defined in</b> {_source_link(docs.defined_in[c.id])}</p>"
-        page.add(f'<details class="cl {_row_class(_ok(c))}" id="{_e(_anchor(c.id))}">{head}{body}</details>')
+        base = docs.page_of(c.id)
+        html = claim_details(c, docs)
+        size = len(html.encode("utf-8"))
+        name = base if parts.get(base, 1) == 1 else f"{base[:-5]}-{parts[base]}.html"
+        if sizes.get(name, 0) and sizes[name] + size > CLAIMS_PAGE_BYTES:
+            parts[base] = parts.get(base, 1) + 1
+            name = f"{base[:-5]}-{parts[base]}.html"
+        sizes[name] = sizes.get(name, 0) + size
+        out.setdefault(name, []).append((c, html))
+    for name, rows in out.items():
+        for c, _ in rows:
+            docs.claim_page[c.id] = name
+    return out
 

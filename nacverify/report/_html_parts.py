@@ -1,7 +1,8 @@
 """The pieces every page of `nacverify report html` is made of (`nacverify.report.html`):
 escaping and number formatting, the page under construction (`_Page`: its HTML parts and its
 figures, a figure that cannot be drawn leaving a note in its place), tables and verdict badges,
-the inline stylesheet, the HTML document around a page's parts, and the page's atomic write."""
+the stylesheet (one file beside the pages), the HTML document around a page's parts, and the page's
+atomic write."""
 
 from __future__ import annotations
 
@@ -56,6 +57,9 @@ td details{margin:.2em 0 0;font-size:.92em}td summary{font-weight:400;color:#596
 table.stack tr:first-child{display:none}table.stack tr{border-top:1px solid #d0d7de;padding:4px 0}
 table.stack td{display:inline-block;padding:1px 6px 1px 0}table.stack td.num::before{content:attr(data-label) " "}}
 """
+
+
+STYLESHEET = "nacverify.css"  # CSS, written once beside the pages (`_write_page(folder / STYLESHEET, CSS)`), linked from each
 
 
 def _e(value: Any) -> str:
@@ -158,7 +162,7 @@ def _ok(c: ClaimRecord) -> bool:
 def _document(title: str, parts: list[str], data: ReportData) -> str:
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>\n"
+            f'<title>{_e(title)}</title><link rel="stylesheet" href="{STYLESHEET}"></head><body>\n'
             + "\n".join(parts)
             + f"\n<p class=\"small\">Rendered by nacverify report html at {stamp} from {_e(data.path)}.</p>\n</body></html>\n")
 

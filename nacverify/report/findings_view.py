@@ -15,10 +15,16 @@ the repository expects it (which states the counterexample in words and numbers,
 - ``depends-on-reading``: the readings that fail, then the charitable reading that holds;
 - ``inconclusive``: the claims that accuse or could not decide, and the part no claim tests;
 - ``holds`` and ``not-checkable``: nothing fails (the latter says why it cannot be checked).
+
+At a glance a reader meets the quote, its place and what fails with the witness; the defence, the
+prosecution and the review record are one click (or ``-v``) away, the defence announced by its
+conclusion in one sentence (`conclusion`: the sentence of the recorded text that states its verdict).
 """
 
 from __future__ import annotations
 
+import html as _html
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +32,8 @@ from typing import Any
 from ..findings import FINDINGS, Finding
 from . import formulas
 
-__all__ = ["ClaimLine", "Failure", "FindingView", "finding_views", "ordered", "findings_markdown", "witness_text", "WEIGHT", "MEANING"]
+__all__ = ["ClaimLine", "Failure", "FindingView", "finding_views", "ordered", "findings_markdown", "witness_text", "conclusion", "clip", "WEIGHT",
+           "MEANING"]
 
 #: A finding's place in every listing: error first, not-checkable last (`nacverify.findings.FINDINGS`).
 WEIGHT = {name: rank for rank, name in enumerate(FINDINGS)}
@@ -41,6 +48,52 @@ MEANING = {
 }
 _DOCUMENT_KINDS = ("as-printed", "reading")
 _UNDECIDED = ("inconclusive", "error")
+
+
+#: A sentence ends at . ! or ? followed by a space and a capital, a quote or a parenthesis ("e.g. x" and "eq. 5" do not end one).
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?]\)))\s+(?=[A-Z'\"(])")
+_NOT_AN_END = re.compile(r"(?:\b(?:e\.g|i\.e|eq|eqs|Eq|Eqs|cf|vs|Sec|Fig|Tab|approx|resp|No)\.)$")
+#: Sentences that open with these state the defender's conclusion (the ledger's own words, e.g. "Defender's best: ... it holds in that sense.").
+_CONCLUDING = ("Defender's best:", "It fails", "It is not a slip", "This is not a slip", "Kept as an error", "The label stands", "Kindest reading:")
+#: Sentences that record the review (who answered what, what was changed), not the defence's conclusion.
+_RECORD = ("Recorded:", "Mended:", "Answered:", "Prosecutor (", "Independent defender:")
+_VERDICT_WORDS = re.compile(r"\b(?:errors?|slips?|depends[- ]on[- ](?:the[- ])?reading|holds?|inconclusive|not[- ]checkable|stands|fails|true|false)\b", re.I)
+CONCLUSION_CHARS = 320  # the most a conclusion shows; the whole text is one click away
+
+
+def _sentences(text: str) -> list[str]:
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if out and _NOT_AN_END.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return [s for s in out if s]
+
+
+def clip(text: str, chars: int) -> str:
+    """The start of `text`, cut between words, with " [...]" when anything was left out (the terminal's
+    mark: a "…" there would read as a line rich cut)."""
+    text = " ".join(text.split())
+    if len(text) <= chars:
+        return text
+    return text[:chars].rsplit(" ", 1)[0].rstrip(" ,;:—") + " [...]"
+
+
+def conclusion(text: str) -> str:
+    """The one sentence of a recorded defence (or prosecution) that states its verdict: the first that
+    opens as a conclusion does (`_CONCLUDING`), else the last that names a label or a verdict word
+    ("Depends on the reading.", "Error stands.", "So slip, not error.") and is not part of the
+    review record (`_RECORD`), else the first sentence; at most `CONCLUSION_CHARS`. The finding's
+    own bracketed note (the charitable reading it tried) is not part of the defender's words."""
+    text = " ".join(re.sub(r"\s*\[[^\[\]]*\]", "", text).split())
+    sentences = _sentences(text)
+    if not sentences:
+        return ""
+    chosen = next((s for s in sentences if s.startswith(_CONCLUDING)), None)
+    if chosen is None:
+        chosen = next((s for s in reversed(sentences) if not s.startswith(_RECORD) and _VERDICT_WORDS.search(s)), sentences[0])
+    return clip(chosen, CONCLUSION_CHARS)
 
 
 @dataclass(frozen=True)
@@ -97,6 +150,18 @@ class FindingView:
         """The item's place in its document: location and line of the seed file."""
         f = self.finding
         return f"{f.location}, line {f.line}" if f.line else f.location
+
+    @property
+    def defence_conclusion(self) -> str:
+        """The defence (or, for ``not-checkable``, why it cannot be checked) in one sentence (`conclusion`)."""
+        return conclusion(self.finding.defense) if self.finding.defense else ""
+
+    @property
+    def review_conclusion(self) -> str:
+        """The prosecution's answer in one sentence: its opening, which records the verdict it reached
+        (``Prosecutor (independent review of DATE, reviewing 'holds'): upheld, ...``)."""
+        first = _sentences(" ".join(self.finding.prosecution.split()))
+        return clip(first[0], CONCLUSION_CHARS) if first else ""
 
     def fails(self) -> list["Failure"]:
         """What fails, one entry per claim that makes the finding (module docstring); the charitable
@@ -219,11 +284,15 @@ def _md_view(v: FindingView) -> list[str]:
         lines += ["**Witness:**"] + [f"- {_md_code(cid)}: {formulas.escape_markdown(w)}" for cid, w in witnesses] + [""]
     elif v.failing and not v.measured:
         lines += ["**Witness:** in a check report (`nacverify check`, then `findings --report F`); the reason above states it.", ""]
-    if f.defense:
+    if f.defense or f.prosecution:  # one click away: GitHub renders <details> and the Markdown inside it
         label = "Why it cannot be checked" if v.name == "not-checkable" else "Defence"
-        lines += [f"**{label}:** {esc(f.defense)}", ""]
-    if f.prosecution:
-        lines += [f"**Prosecution:** {esc(f.prosecution)}", ""]
+        summary = f"{label}: {v.defence_conclusion}" if f.defense else f"Review: {v.review_conclusion}"
+        lines += ["<details>", f"<summary>{_html.escape(summary, quote=False)}</summary>", ""]
+        if f.defense:
+            lines += [f"**{label}:** {esc(f.defense)}", ""]
+        if f.prosecution:
+            lines += [f"**Prosecution (independent review) and the review record:** {esc(f.prosecution)}", ""]
+        lines += ["</details>", ""]
     if f.untested and v.name != "inconclusive":
         lines += [f"**Not tested:** {esc(f.untested)}", ""]
     if v.tests:

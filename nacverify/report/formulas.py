@@ -287,6 +287,7 @@ def _clipped(parts: list[Piece], limit: int) -> list[Piece]:
     return out
 
 
+@functools.lru_cache(maxsize=8192)  # a quote is shown on its document's page and on the overview, a claim's statement beside each item that names it
 def html(text: str, *, emphasis: bool = True, own: bool = False, limit: int = 0) -> str:
     """`text` as HTML: prose escaped (with its Markdown emphasis rendered when `emphasis`), formulas as
     MathML, or as their marked LaTeX source where they do not convert (`own`: see `pieces`); with a

@@ -2,10 +2,14 @@
 (a link to each claim whose verdict differs from the expected one, with its reason) and the
 findings' overview (each document's counts, every count a link, and each document's errors and
 slips), then the run, the figures and the claims not as expected; ``doc-<document>.html`` holds one
-document's findings, heaviest first (quote, place, what fails and the witness, defence and
-prosecution, the claims tested and cited: `_html_findings`); ``claims-<document>.html`` and
-``claims.html`` hold each claim's details; ``standard.html`` is the labelling standard. No network
-assets and no scripts: inline CSS, formulas as MathML (`formulas`), figures as PNG files next to
+document's errors, slips, readings and inconclusive findings, heaviest first, and
+``doc-<document>-holds.html`` what holds and what cannot be checked (each finding at a glance: quote,
+place, what fails and the witness; the defence, prosecution and review record one click away; the
+claims tested and cited: `_html_findings`); ``claims-<document>.html`` (continued on ``-2.html`` ...
+past `CLAIMS_PAGE_BYTES`) and ``claims.html`` hold each claim's details; ``standard.html`` is the
+labelling standard. A folder that holds other files and no page of an earlier `report html` is
+refused unless `overwrite` (``--force``), which writes beside them and removes none. No network
+assets and no scripts: one stylesheet beside the pages (``nacverify.css``), formulas as MathML (`formulas`), figures as PNG files next to
 ``index.html``; every link is relative, so the folder can be copied anywhere. The "unexpected only"
 view is a CSS ``:target`` filter (``#unexpected-only``): it hides every item, row and claim whose
 verdicts are all as expected. The layout fits a 1280 px screen and a 390 px phone: ids wrap, a wide
@@ -33,7 +37,9 @@ What is rendered, when the report holds it (reports/SCHEMA.md, "Rendering"):
   first; the rest are summarised in their details) and every other section as a listing.
 
 The pages of a ``check --quick`` report render in a few seconds (drawing is what costs: about 0.2 s
-a figure).
+a figure). Where each claim is decided comes from a map cached beside the claim catalog
+(`nacverify.provenance.registered_definitions`), so the catalog is loaded only once per version;
+``nacverify bench --report-html F`` records the time.
 
 The pages are built from `_html_parts` (escaping, tables, the page, the document and its write),
 `_html_documents` (header, banner, the ledger's view of the report, claim details),
@@ -52,16 +58,16 @@ import tempfile
 from pathlib import Path
 
 from ..errors import BadInput, EnvironmentProblem
-from ._html_documents import _claim_details, _doc_page, _documents, _filter, _header, _meta, _unexpected_section, _unledgered_section
+from ._html_documents import _doc_page, _documents, cut_claim_pages, _filter, _header, _meta, _unexpected_section, _unledgered_section
 from ._html_evidence import (AXIS_NAMES, MAX_CLAIM_FIGURES, SCALING_AXES, _bench_section, _choose_figures, _euler_section,
                              _frozen_section, _ltc_section, _other_claims_section, _other_sections, _tightness_section)
-from ._html_findings import STANDARD_PAGE, document_page, overview_section, standard_page
-from ._html_parts import _document, _e, _ok, _Page, _write_page
+from ._html_findings import STANDARD_PAGE, document_page, document_pages, overview_section, standard_page
+from ._html_parts import CSS, STYLESHEET, _document, _e, _ok, _Page, _write_page
 from ._io import ClaimRecord, ReportData
 
 __all__ = ["render_html", "AXIS_NAMES", "SCALING_AXES"]
 
-FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html|standard\.html)$")  # what a page writes beside index.html
+FIG_PATTERN = re.compile(r"^(fig-\d{3}-[A-Za-z0-9_.-]*\.png|doc-[A-Za-z0-9_.-]+\.html|claims(-[A-Za-z0-9_.-]+)?\.html|standard\.html|nacverify\.css)$")  # what a page writes beside index.html
 
 
 # ------------------------------------------------------------------ page
@@ -72,18 +78,38 @@ MANIFEST = ".nacverify-html.json"  # in the page's folder: the files the last pa
 
 def _prepare_folder(out_dir: Path, overwrite: bool) -> None:
     """Refuse, before any drawing, a folder that cannot take the page: not a folder, an
-    index.html without `overwrite`, or not writable."""
+    index.html or any other file without `overwrite` (`_refuse_a_folder_of_others`), or not
+    writable."""
     if out_dir.exists() and not out_dir.is_dir():
         raise BadInput(f"--out {out_dir} exists and is not a folder")
     index = out_dir / "index.html"
     if index.exists() and not overwrite:
         raise BadInput(f"{index} exists; choose another --out or pass --force")
+    if not overwrite and out_dir.is_dir():
+        _refuse_a_folder_of_others(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=out_dir):
             pass
     except OSError as exc:
         raise BadInput(f"--out {out_dir}: folder is not writable ({exc.strerror or exc})") from None
+
+
+def _refuse_a_folder_of_others(out_dir: Path) -> None:
+    """Without --force, a folder that holds anything but the drawing folders of an interrupted page
+    is refused (`BadInput`): its files are someone's (``--out ~``), or an earlier page's whose
+    index.html is gone. With --force the page is written beside them and removes none of them
+    (`_install`)."""
+    try:
+        held = sorted(p.name for p in out_dir.iterdir() if not p.name.startswith(".nacverify-html-"))
+    except OSError as exc:
+        raise BadInput(f"--out {out_dir}: folder cannot be read ({exc.strerror or exc})") from None
+    if not held:
+        return
+    shown = ", ".join(held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+    whose = "the files of an earlier `report html` without its index.html" if MANIFEST in held else "files of its own and no pages of an earlier `report html`"
+    raise BadInput(f"--out {out_dir} holds {whose} ({shown}); choose a new or empty folder, or pass --force to write the pages beside "
+                   "them (no file there is removed)")
 
 
 def _digest(path: Path) -> str | None:
@@ -171,6 +197,8 @@ def render_html(data: ReportData, out_dir: str | os.PathLike, *, overwrite: bool
 def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     """Write every file of the page into `folder` (empty); return the index's path."""
     docs = _documents(data)
+    _write_page(folder / STYLESHEET, CSS)
+    claim_pages = cut_claim_pages(list(data.claims.values()), docs)  # before any link to a claim is written
     page = _Page(folder)
     _header(page, data, docs)
     toc_at = len(page.parts)
@@ -189,22 +217,26 @@ def _render(data: ReportData, folder: Path, max_claim_figures: int) -> Path:
     toc = [(f"#{anchor}", title) for anchor, title in _TOC if f'id="{anchor}"' in text] + [(_doc_page(d), f"document {d}") for d in docs.rows]
     page.parts.insert(toc_at, "<p>" + " &middot; ".join(f'<a href="{_e(a)}">{_e(t)}</a>' for a, t in toc) + "</p>")
     for doc in docs.rows:
-        doc_page = _Page(folder)
-        document_page(doc_page, data, docs, doc, _filter)
-        _write_page(folder / _doc_page(doc), _document(f"{doc}: {docs.rows[doc][0]}", doc_page.parts, data))
+        for name, listed in document_pages(doc):
+            doc_page = _Page(folder)
+            document_page(doc_page, data, docs, doc, _filter, listed)
+            _write_page(folder / name, _document(f"{doc}: {docs.rows[doc][0]} ({', '.join(listed)})", doc_page.parts, data))
     standard = standard_page(folder) if docs.rows else None
     if standard is not None:
         _write_page(folder / STANDARD_PAGE, _document(standard[0], [standard[1]], data))
-    by_page: dict[str, list[ClaimRecord]] = {}
-    for c in data.claims.values():
-        by_page.setdefault(docs.page_of(c.id), []).append(c)
-    for name, claims in by_page.items():
+    for name, rows in claim_pages.items():
         details = _Page(folder)
-        doc = name[len("claims-"):-len(".html")] if name.startswith("claims-") else ""
+        base = name if not re.search(r"-\d+\.html$", name) else re.sub(r"-\d+\.html$", ".html", name)
+        doc = base[len("claims-"):-len(".html")] if base.startswith("claims-") else ""
         back = f' &middot; <a href="{_e(_doc_page(doc))}">document {_e(doc)}: its findings</a>' if doc in docs.rows else ""
-        details.add(f'<nav class="small"><a href="index.html">overview: every document</a>{back}</nav>'
+        siblings = [n for n in claim_pages if n == base or re.fullmatch(re.escape(base[:-5]) + r"-\d+\.html", n)]
+        parts = (" &middot; pages: " + " ".join(f"<b>{i}</b>" if n == name else f'<a href="{_e(n)}">{i}</a>' for i, n in enumerate(siblings, 1))
+                 if len(siblings) > 1 else "")
+        details.add(f'<nav class="small"><a href="index.html">overview: every document</a>{back}{parts}</nav>'
                     f'<h1 id="top">{_e(name[:-5])}: claims of {_e(data.path.name)}</h1>')
-        _filter(details, data, count=sum(not _ok(c) for c in claims))
-        _claim_details(details, claims, docs)
+        _filter(details, data, count=sum(not _ok(c) for c, _ in rows))
+        details.add('<h2 id="details">Claim details</h2>')
+        for _, html in rows:
+            details.add(html)
         _write_page(folder / name, _document(f"{name[:-5]}: claims of {data.path.name}", details.parts, data))
     return _write_page(folder / "index.html", _document(f"nacverify report: {data.path.name}", page.parts, data))
