@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import BadInput, Interrupted
 from .compute.precision import float64
-from .run.shared_work import running
+from .run.shared_work import cached, running
 
 __all__ = [
     "Verdict",
@@ -160,9 +160,33 @@ def restated(claim: Claim, *, suffix: str, source: str, statement: str = "", rea
     An accusation is counted where it is made (``reports/FINDINGS_STANDARD.md``, rule 5): each refuted
     claim is tested by one ledger item per document. A summary that says the same thing again (the
     abstract, the conclusion) is tested by a claim of its own, ``<claim.id>.<suffix>``, whose `source`
-    quotes that sentence; the check, the expected verdict and any threshold stay `claim`'s."""
+    quotes that sentence; the check, the expected verdict and any threshold stay `claim`'s.
+
+    The check is the same function of the same run settings, so its outcome is computed once per
+    process for `claim` and all its restatements (`evaluate`; shared work ``restated:<claim.id>``)."""
+    _RESTATED_CHECKS.setdefault(id(claim.check), (claim.check, claim.id))
     return replace(claim, id=f"{claim.id}.{suffix}", source=source, statement=statement or claim.statement,
                    reading=claim.reading if reading is None else reading)
+
+
+#: id(check) -> (check, the id of the first claim restated with it): the checks of restated claims (`restated`);
+#: the check itself is kept, so that its id names it as long as the entry lives
+_RESTATED_CHECKS: dict[int, tuple[Callable[["CheckContext"], "Outcome"], str]] = {}
+#: the outcomes of restated checks under one set of run settings: (settings, id(check)) -> outcome
+_OUTCOMES: dict[tuple, "Outcome"] = {}
+
+
+def _check_once(claim: Claim, ctx: CheckContext) -> Outcome:
+    """``claim.check(ctx)``; a restated check (the same function object for a claim and its restatements, a
+    function of `ctx` alone) is computed once per process and run settings, and the outcomes of other
+    settings are dropped. A check that fails is not kept (each claim then fails on its own)."""
+    entry = _RESTATED_CHECKS.get(id(claim.check))
+    if entry is None or entry[0] is not claim.check:
+        return claim.check(ctx)
+    settings = (ctx.seed, ctx.quick, repr(sorted(ctx.options.items())))
+    for key in [k for k in _OUTCOMES if k[0] != settings]:
+        del _OUTCOMES[key]
+    return cached(_OUTCOMES, (settings, id(claim.check)), lambda: claim.check(ctx), f"restated:{entry[1]}")
 
 
 @dataclass(frozen=True)
@@ -265,7 +289,7 @@ def evaluate(claim: Claim, ctx: CheckContext | None = None) -> Result:
     start = time.perf_counter()
     try:
         with float64(), running(claim.id):
-            outcome = claim.check(ctx)
+            outcome = _check_once(claim, ctx)
     except (BadInput, Interrupted, KeyboardInterrupt):
         raise
     except Exception as exc:  # the check itself failed: that is a verdict, not a crash

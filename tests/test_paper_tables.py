@@ -7,6 +7,7 @@ number below was read off the seed text or computed by hand, not by the code und
 from __future__ import annotations
 
 import re
+import warnings
 from importlib import resources
 from pathlib import Path
 
@@ -452,3 +453,40 @@ def test_findings_after_the_independent_defenders():
         assert got[key] == "error", key
     # a digit swap (1200 for 2100 rpm) whose meaning the sentence's own 35 Hz fixes is a slip
     assert got[("001", "d34.xjtu")] == got[("000", "d3.4.xjtu")] == "slip"
+
+
+def test_rank_correlation_by_hand_and_as_scipy_computes_it():
+    from scipy.stats import spearmanr
+
+    from nacverify.checks.nac_table1 import rank_correlation
+
+    # y's ranks 1, 2.5, 2.5, 4 (a tie shares the mean of its places): sum dx*dy = 4.5, sum dx^2 = 5, sum dy^2 = 4.5
+    assert rank_correlation([0, 1, 2, 3], [1, 2, 2, 5]) == pytest.approx(4.5 / np.sqrt(5 * 4.5), abs=1e-15)
+    assert rank_correlation([0, 1, 2, 3], [9, 7, 5, 1]) == -1.0
+    assert np.isnan(rank_correlation([0, 1, 2, 3], [2, 2, 2, 2]))  # a constant column: no correlation (scipy: nan too)
+    rng = np.random.default_rng(5)
+    for n in (2, 3, 4, 7, 30):
+        for _ in range(40):
+            x, y = rng.integers(0, 4, n).astype(float), rng.integers(0, 4, n).astype(float)  # many ties
+            with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+                warnings.simplefilter("ignore")  # scipy warns on a constant input (and answers nan)
+                expected = spearmanr(x, y).statistic
+            assert np.isnan(expected) == np.isnan(rank_correlation(x, y))
+            if not np.isnan(expected):
+                assert rank_correlation(x, y) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("version", ["000", "001"])
+def test_the_rank_trend_claims_correlations_are_scipys(version):
+    from scipy.stats import spearmanr
+
+    from nacverify.claims import evaluate, get_claim
+
+    result = evaluate(get_claim(f"nac{version}.table1.topk.rank_trend"))
+    arrays = result.outcome.evidence.arrays
+    levels = np.arange(arrays["values"].shape[0], dtype=float)
+    from nacverify.checks._tables import COLUMNS, HIGHER_IS_BETTER
+
+    expected = [spearmanr(levels, arrays["values"][:, k] if HIGHER_IS_BETTER[c] else -arrays["values"][:, k]).statistic for k, c in enumerate(COLUMNS)]
+    np.testing.assert_allclose(arrays["rank_correlation"], expected, rtol=0, atol=1e-12)
+    assert result.verdict == result.claim.expected

@@ -9,7 +9,7 @@ import pytest
 import nacverify.run.runner as runner
 import nacverify.run.task_plan as task_plan
 from nacverify.run import shared_work
-from nacverify.claims import CheckContext, Claim, Kind, Outcome, Verdict, evaluate
+from nacverify.claims import CheckContext, Claim, Kind, Outcome, Verdict, evaluate, restated
 from nacverify.run.runner import load_catalog
 
 
@@ -67,6 +67,53 @@ def test_two_real_claims_that_share_the_bptt_graph_depths_are_recorded_together(
     for cid in ("ltc.table_bptt.depth", "ltc.table_bptt.depth_per_step"):
         evaluate(catalog[cid], CheckContext(quick=True))
     assert shared_work.record()["ltc.bptt_depth"]["claims"] == ["ltc.table_bptt.depth", "ltc.table_bptt.depth_per_step"]
+
+
+def test_a_claim_and_its_restatements_compute_their_check_once_per_run_settings():
+    # restated claims (nacverify.claims.restated) carry their original's check: before, each of them ran it again
+    calls = []
+
+    def check(ctx):
+        calls.append((ctx.seed, ctx.quick))
+        return Outcome(Verdict.REFUTED, f"computed {len(calls)}")
+
+    original = Claim("r.orig", "test", "s", "a", Verdict.REFUTED, "r", check, group="r", kind=Kind.AS_PRINTED)
+    again = [restated(original, suffix=s, source=f"test, {s}") for s in ("abstract", "s5")]
+    results = [evaluate(c, CheckContext(seed=3, quick=True)) for c in (original, *again)]
+    assert calls == [(3, True)]
+    assert [r.claim.id for r in results] == ["r.orig", "r.orig.abstract", "r.orig.s5"]
+    assert {r.outcome.message for r in results} == {"computed 1"} and {r.verdict for r in results} == {Verdict.REFUTED}
+    assert shared_work.record()["restated:r.orig"]["claims"] == ["r.orig", "r.orig.abstract", "r.orig.s5"]
+    # other run settings: computed again, and then shared again
+    assert evaluate(again[1], CheckContext(seed=4, quick=True)).outcome.message == "computed 2"
+    assert evaluate(original, CheckContext(seed=4, quick=True)).outcome.message == "computed 2"
+    assert calls == [(3, True), (4, True)]
+    # a claim that only bears the same id, with a check of its own, shares nothing
+    other = Claim("r.orig", "test", "s", "a", Verdict.HOLDS, "r", lambda ctx: Outcome(Verdict.HOLDS, "own"), group="r", kind=Kind.LEMMA)
+    assert evaluate(other, CheckContext(seed=4, quick=True)).outcome.message == "own"
+
+
+def test_a_restated_check_that_fails_is_not_kept():
+    calls = []
+
+    def check(ctx):
+        calls.append(1)
+        raise RuntimeError(f"failure {len(calls)}")
+
+    original = Claim("f.orig", "test", "s", "a", Verdict.HOLDS, "r", check, group="f", kind=Kind.LEMMA)
+    results = [evaluate(c, CheckContext(quick=True)) for c in (original, restated(original, suffix="again", source="test"))]
+    assert [r.verdict for r in results] == [Verdict.ERROR, Verdict.ERROR]
+    assert [r.outcome.message for r in results] == ["check failed: RuntimeError: failure 1", "check failed: RuntimeError: failure 2"]
+
+
+def test_the_real_restated_claims_share_their_originals_outcome():
+    # the Euler-mode claim of Theorem 1 and its three restatements (Section 2.1.1, the abstract, the conclusion)
+    catalog = load_catalog()
+    ids = ["nac.thm1.euler", "nac.thm1.euler.abstract", "nac.thm1.euler.no_overshoot", "nac.thm1.euler.s5"]
+    results = [evaluate(catalog[cid], CheckContext(quick=True)) for cid in ids]
+    assert {r.verdict for r in results} == {catalog["nac.thm1.euler"].expected}
+    assert len({id(r.outcome.evidence) for r in results}) == 1  # one outcome, not four computations
+    assert shared_work.record()["restated:nac.thm1.euler"]["claims"] == ids
 
 
 def _claim(cid: str) -> Claim:

@@ -188,3 +188,18 @@ def test_the_makespan_hands_each_task_to_the_first_free_worker():
     assert task_plan.makespan([4, 4, 4, 1], 3) == 5
     assert task_plan.makespan([4, 4, 4, 1], 1) == 13
     assert task_plan.makespan([], 4) == 0
+
+
+def test_claim_seconds_only_puts_new_claims_in_the_tables_scale():
+    # tools/claim_seconds.py --only: the table measured a.1 + a.2 = 3 s where the new reports measured 6 s (a machine
+    # twice as slow), so the new claim's 4 s measured count 2 s in the table; a.1 and a.2 keep the table's values
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("claim_seconds_tool", Path(__file__).resolve().parents[1] / "tools" / "claim_seconds.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    table = {"a.1": 1.0, "a.2": 2.0, "new.1": 0.01}
+    assert tool._rescaled(table, {"a.1": 2.5, "a.2": 3.5, "new.1": 4.0}, ["new.1"]) == {"a.1": 1.0, "a.2": 2.0, "new.1": 2.0}
+    with pytest.raises(SystemExit, match="new.2 is not in the reports"):
+        tool._rescaled(table, {"a.1": 2.5}, ["new.2"])

@@ -29,7 +29,7 @@ import numpy as np
 from ..claims import Claim, Evidence, Kind, Outcome, Verdict, add_provider, restated
 from ._tables import CATEGORIES, COLUMNS, DEFAULT_NAC, HIGHER_IS_BETTER, LABEL, SEEDS, F, H, R, _claim, _s, results_table, runtime_table
 
-__all__ = ["rank_column", "table1_claims"]
+__all__ = ["rank_column", "rank_correlation", "table1_claims"]
 
 
 # ----------------------------------------------------------------------------- arithmetic
@@ -42,6 +42,24 @@ def rank_column(values: Sequence[float], higher_is_better: bool) -> tuple[np.nda
     competition = 1 + (v[None, :] < v[:, None]).sum(axis=1)
     dense = 1 + np.searchsorted(np.unique(v), v)
     return competition, dense
+
+
+def rank_correlation(x: Sequence[float], y: Sequence[float]) -> float:
+    r"""Spearman's rank correlation of `x` and `y`: Pearson's correlation of their average ranks,
+
+    $$\rho = \frac{\sum_i (r_i - \bar r)(s_i - \bar s)}{\sqrt{\sum_i (r_i - \bar r)^2 \sum_i (s_i - \bar s)^2}},$$
+
+    tied values sharing the mean of the ranks they span (``scipy.stats.spearmanr``'s definition; NaN
+    when either side is constant). Written here because importing ``scipy.stats`` costs a worker
+    more than the whole check (tests/test_paper_tables.py compares the two)."""
+    ranks = []
+    for values in (np.asarray(x, dtype=float), np.asarray(y, dtype=float)):
+        _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+        below = np.cumsum(counts) - counts  # values smaller than each distinct value
+        ranks.append((below + (counts + 1) / 2.0)[inverse])
+    dx, dy = ranks[0] - ranks[0].mean(), ranks[1] - ranks[1].mean()
+    denominator = np.sqrt(np.sum(dx * dx) * np.sum(dy * dy))
+    return float(np.sum(dx * dy) / denominator) if denominator > 0 else float("nan")
 
 
 def _better(a: float, b: float, column: str) -> bool:
@@ -207,10 +225,8 @@ def _ordered_family(version: str, models: Sequence[str], levels: Sequence[str], 
     if reading == "rank_trend":
         # every point of the family at once: Spearman's rank correlation of the level with the metric (sign set so that
         # better is positive) in each column; ties share ranks
-        from scipy.stats import spearmanr
-
         levels_idx = np.arange(len(models), dtype=float)
-        rho = np.array([spearmanr(levels_idx, table[:, k] if HIGHER_IS_BETTER[c] else -table[:, k]).statistic for k, c in enumerate(COLUMNS)])
+        rho = np.array([rank_correlation(levels_idx, table[:, k] if HIGHER_IS_BETTER[c] else -table[:, k]) for k, c in enumerate(COLUMNS)])
         arrays["rank_correlation"] = rho
         scalars.update({"columns_positive": int(np.sum(rho > 0)), "min_rank_correlation": float(np.min(rho))})
         listing = ", ".join(f"{LABEL[c]} {r:+.2f}" for c, r in zip(COLUMNS, rho))
