@@ -46,7 +46,9 @@ def test_the_default_lists_errors_slips_and_readings_heaviest_first_in_a_few_lin
     starts = [i for i, line in enumerate(lines) if _heads(line + "\n")] + [len(lines)]
     sizes = [b - a for a, b in zip(starts, starts[1:])]
     assert max(sizes) <= 11 and sum(sizes) / len(sizes) <= 8.5  # a few lines each, a blank line between (the issue: 7,749 lines in all at 80 columns)
-    assert len(lines) < 1000  # issue 46: 1,108 lines; at a glance, the defence and the review behind -v
+    # issue 46: 1,108 lines for 118 findings (9.4 each) before; at a glance, the defence and the review behind -v (issue 43 then
+    # added findings: the bound is per finding listed)
+    assert len(lines) <= 8.2 * len(wanted) + 20
     assert "defence" not in res.stdout and "prosecution" not in res.stdout
 
 
@@ -112,7 +114,7 @@ def test_markdown_of_one_document_errors_first_with_everything_the_reader_needs(
 
 def test_markdown_with_a_report_gives_the_runs_message_and_witness(tmp_path):
     """With --report, what fails is the run's own message and the witness the run found."""
-    item = next(it for it in load_ledgers(["004"])["004"].items if it.item == "alg.args-topk")
+    item = next(it for it in load_ledgers(["004"])["004"].items if it.item == "s5.long-term-memory")
     known = registry()
     if known[item.charitable].threshold:
         pytest.skip("the charitable reading turns on a threshold of ours")

@@ -58,8 +58,10 @@ def test_findings_come_first(browser, registry_pages, tmp_path):
     index, *_ = registry_pages
     probe = """[...document.querySelectorAll('article.finding')].map(a => [a.id, a.querySelector('h3 .fb').textContent,
                                  a.getBoundingClientRect().top + window.scrollY])"""
-    browser.open((index.parent / "doc-000-holds.html").as_uri(), 1280, 900)  # issue 46: what holds and what cannot be checked, a page of its own
+    browser.open((index.parent / "doc-000-holds.html").as_uri(), 1280, 900)  # issue 46: what holds and what cannot be checked, pages of their own
     second = browser.evaluate(probe)
+    browser.open((index.parent / "doc-000-not-checkable.html").as_uri(), 1280, 900)
+    second += browser.evaluate(probe)
     browser.open((index.parent / "doc-000.html").as_uri(), 1280, 900)
     found = browser.evaluate(probe)
     ranks = [FINDINGS.index(name) for _, name, _ in found + second]
@@ -163,7 +165,7 @@ def test_the_unexpected_only_view_hides_what_is_as_expected(browser, registry_pa
     index, data, flip, _ = registry_pages
     visible = "[...document.querySelectorAll('article.finding')].filter(a => a.offsetParent !== null).map(a => a.id)"
     everything, only = [], []
-    for name in ("doc-004.html", "doc-004-holds.html"):  # issue 46: a document's findings on two pages
+    for name in ("doc-004.html", "doc-004-holds.html", "doc-004-not-checkable.html"):  # issues 46, 43: a document's findings on three pages
         page = (index.parent / name).as_uri()
         browser.open(page + "#findings", 1280, 900)
         everything += browser.evaluate(visible)

@@ -25,8 +25,9 @@ STANDARD_PAGE = "standard.html"  # the labelling standard, beside index.html
 OVERVIEW_QUOTE_CHARS = 160  # the start of each error's words in the overview; its page has all of them
 
 
-#: The findings on a document's second page (``doc-<document>-holds.html``): what holds and what cannot be checked. The
-#: first page (``doc-<document>.html``) keeps what says the document is wrong or unsure, and each page stays small.
+#: The findings on a document's further pages (``doc-<document>-holds.html``, ``doc-<document>-not-checkable.html``): what
+#: holds and what cannot be checked. The first page (``doc-<document>.html``) keeps what says the document is wrong or unsure,
+#: and each page stays small.
 SECOND_PAGE = ("holds", "not-checkable")
 
 
@@ -35,13 +36,15 @@ def _doc_page(doc: str) -> str:
 
 
 def finding_page(doc: str, name: str) -> str:
-    """The page of `doc` that lists the findings labelled `name` (`SECOND_PAGE`)."""
-    return f"doc-{_slug(doc)}-holds.html" if name in SECOND_PAGE else _doc_page(doc)
+    """The page of `doc` that lists the findings labelled `name`: the first page, or one page per label of `SECOND_PAGE`
+    (``doc-<document>-holds.html``, ``doc-<document>-not-checkable.html``: with every sentence of a document an item, each
+    of those labels fills a page of its own)."""
+    return f"doc-{_slug(doc)}-{name}.html" if name in SECOND_PAGE else _doc_page(doc)
 
 
 def document_pages(doc: str) -> list[tuple[str, tuple[str, ...]]]:
     """A document's pages, each with the labels it lists, in order of weight."""
-    return [(_doc_page(doc), tuple(n for n in FINDINGS if n not in SECOND_PAGE)), (finding_page(doc, SECOND_PAGE[0]), SECOND_PAGE)]
+    return [(_doc_page(doc), tuple(n for n in FINDINGS if n not in SECOND_PAGE))] + [(finding_page(doc, n), (n,)) for n in SECOND_PAGE]
 
 
 def _item_anchor(item: str) -> str:

@@ -3,7 +3,7 @@
 findings' overview (each document's counts, every count a link, and each document's errors and
 slips), then the run, the figures and the claims not as expected; ``doc-<document>.html`` holds one
 document's errors, slips, readings and inconclusive findings, heaviest first, and
-``doc-<document>-holds.html`` what holds and what cannot be checked (each finding at a glance: quote,
+``doc-<document>-holds.html`` and ``doc-<document>-not-checkable.html`` what holds and what cannot be checked (each finding at a glance: quote,
 place, what fails and the witness; the defence, prosecution and review record one click away; the
 claims tested and cited: `_html_findings`); ``claims-<document>.html`` (continued on ``-2.html`` ...
 past `CLAIMS_PAGE_BYTES`) and ``claims.html`` hold each claim's details; ``standard.html`` is the
