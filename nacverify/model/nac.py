@@ -61,6 +61,7 @@ from ..errors import BadInput
 from .cell import ACTIVATIONS, NCPCell
 from .chunking import default_device, query_chunk
 from .curation import BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
+from .keytable import KeyTable
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
 
@@ -138,18 +139,6 @@ class GateTrace(NamedTuple):
     indices: jax.Array  # (B, H, Tq, K)
     valid: jax.Array  # (B, H, Tq, K) bool
     output: jax.Array  # (B, Tq, d_model)
-
-
-def _pair_sum(tq: jax.Array, tk: jax.Array, idx: jax.Array | None) -> jax.Array:
-    """Pair value tq[i] + tk[j] for the selected keys (idx) or all keys (idx None).
-    tq (B, H, Tq[, F]), tk (B, H, Tk[, F]) -> (B, H, Tq, K[, F])."""
-    if tq.ndim == 3:
-        if idx is None:
-            return tq[..., :, None] + tk[..., None, :]
-        return tq[..., :, None] + gather_keys(tk[..., None], idx)[..., 0]
-    if idx is None:
-        return tq[..., :, None, :] + tk[..., None, :, :]
-    return tq[..., :, None, :] + gather_keys(tk, idx)
 
 
 def _masked_softmax(a: jax.Array, valid: jax.Array) -> jax.Array:
@@ -256,26 +245,30 @@ class NAC(eqx.Module):
             return block_topk(qh, layout)
         return exact_topk(qh, kh, cfg.topk, key_valid)
 
-    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool):
-        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed."""
+    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, table=None):
+        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed
+        (for a selection, packed in `table`, a `KeyTable` gathered once per chunk)."""
         cfg = self.config
         pairwise = cfg.curation == "pairwise"
         need_t = cfg.mode == "exact" or trace
         if pairwise:
-            idx = None
             shape = qc.shape[:-1] + (kh.shape[-2],)
             valid = jnp.ones(shape, bool) if key_valid is None else jnp.broadcast_to(key_valid[..., None, :], shape)
             t_sample = key_times[..., None, :] if key_times is not None else 1.0
             mask_sel = key_mask[..., None, :] if key_mask is not None else None
+            keys = jax.tree_util.tree_map(lambda a: a[..., None, :] if a.ndim == 3 else a[..., None, :, :], {"fk": fk, "tk": tk_parts})
+            v_rows = None
         else:
             sel = self._select(qc, kh, layout, key_valid)
             idx, valid = sel.indices, sel.valid
             shape = idx.shape
-            t_sample = gather_keys(key_times[..., None], idx)[..., 0] if key_times is not None else 1.0
-            mask_sel = gather_keys(key_mask[..., None], idx)[..., 0] if key_mask is not None else None
-        pair = lambda a, b: _pair_sum(a, b, idx)  # noqa: E731
-        s = jax.tree_util.tree_map(pair, fq, fk)
-        ts = jax.tree_util.tree_map(pair, tq_parts, tk_parts) if need_t else None
+            keys = table.gather(idx)
+            t_sample = keys["times"] if "times" in keys else 1.0
+            mask_sel = keys.get("mask")
+            v_rows = keys["v"]
+        pair = lambda a, b: (a[..., :, None] if a.ndim == 3 else a[..., :, None, :]) + b  # noqa: E731
+        s = jax.tree_util.tree_map(pair, fq, keys["fk"])
+        ts = jax.tree_util.tree_map(pair, tq_parts, keys["tk"]) if need_t else None
         y = self.backbone.pair_outputs(s, ctx, shape)
         phi, omega = gates_from_outputs(y, cfg.head, cfg.tau_epsilon)
         t_pseudo = self.time.from_sums(*ts, t_sample) if need_t else jnp.ones_like(phi)
@@ -287,7 +280,7 @@ class NAC(eqx.Module):
         if pairwise:
             out = jnp.einsum("...qk,...kd->...qd", alpha, vh) * cfg.dt
         else:
-            out = jnp.einsum("...qk,...qkd->...qd", alpha, gather_keys(vh, idx)) * cfg.dt
+            out = jnp.einsum("...qk,...qkd->...qd", alpha, v_rows) * cfg.dt
         result = {"out": out}
         if cfg.return_attention or trace:
             result["alpha"] = alpha
@@ -322,9 +315,18 @@ class NAC(eqx.Module):
         tq = qh.shape[2]
         c = tq if trace else self._chunk(tq, t, b)
 
+        table = None
+        if cfg.curation != "pairwise":
+            per_key = {"fk": fk, "tk": tk_parts, "v": vh}
+            if key_times is not None:
+                per_key["times"] = key_times
+            if key_mask is not None:
+                per_key["mask"] = key_mask
+            table = KeyTable.pack(per_key, kh.shape[:-1], dtype)
+
         def attend(args):
             qc, fqc, tqc = args
-            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace)
+            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace, table)
 
         if c >= tq:
             res = attend((qh, fq, tq_parts))
