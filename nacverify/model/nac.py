@@ -65,7 +65,7 @@ from .keytable import KeyTable
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
 
-__all__ = ["NACConfig", "NAC", "AttentionMap", "GateTrace", "BACKBONES"]
+__all__ = ["NACConfig", "NAC", "AttentionMap", "GateTrace", "BACKBONES", "STAGES"]
 
 BACKBONES = ("reference", "circuit", "fc")
 
@@ -139,6 +139,22 @@ class GateTrace(NamedTuple):
     indices: jax.Array  # (B, H, Tq, K)
     valid: jax.Array  # (B, H, Tq, K) bool
     output: jax.Array  # (B, Tq, d_model)
+
+
+#: The stages of a call, in order; a program truncated after one of them (``stop``) returns `_stage_probe`
+#: of what that stage computed (`nacverify.bench.profile` times the truncated programs).
+STAGES = ("projections", "selection", "gather", "backbone", "closed_form", "softmax", "value_sum", "output")
+
+
+def _stage_probe(like: jax.Array, *trees) -> jax.Array:
+    """A truncated program's output: the arrays in `trees` (leading axes B, H, c) summed per (B, H, c)
+    and broadcast to `like` (B, H, c, D), so that XLA computes every one of them and little else."""
+    total = jnp.zeros(like.shape[:3], like.dtype)
+    for leaf in jax.tree_util.tree_leaves(trees):
+        if isinstance(leaf, jax.Array):
+            leaf = leaf.astype(like.dtype)
+            total = total + (jnp.sum(leaf.reshape(leaf.shape[:3] + (-1,)), axis=-1) if leaf.ndim > 3 else leaf)
+    return jnp.broadcast_to(total[..., None], like.shape)
 
 
 def _masked_softmax(a: jax.Array, valid: jax.Array) -> jax.Array:
@@ -245,9 +261,10 @@ class NAC(eqx.Module):
             return block_topk(qh, layout)
         return exact_topk(qh, kh, cfg.topk, key_valid)
 
-    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, table=None):
+    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, table=None, stop=None):
         """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed
-        (for a selection, packed in `table`, a `KeyTable` gathered once per chunk)."""
+        (for a selection, packed in `table`, a `KeyTable` gathered once per chunk). ``stop``: a stage
+        name of `STAGES` to return `_stage_probe` after (profiling)."""
         cfg = self.config
         pairwise = cfg.curation == "pairwise"
         need_t = cfg.mode == "exact" or trace
@@ -261,22 +278,32 @@ class NAC(eqx.Module):
         else:
             sel = self._select(qc, kh, layout, key_valid)
             idx, valid = sel.indices, sel.valid
+            if stop == "selection":
+                return {"out": _stage_probe(qc, idx, valid)}
             shape = idx.shape
             keys = table.gather(idx)
             t_sample = keys["times"] if "times" in keys else 1.0
             mask_sel = keys.get("mask")
             v_rows = keys["v"]
+        if stop == "gather":
+            return {"out": _stage_probe(qc, keys, v_rows)}
         pair = lambda a, b: (a[..., :, None] if a.ndim == 3 else a[..., :, None, :]) + b  # noqa: E731
         s = jax.tree_util.tree_map(pair, fq, keys["fk"])
         ts = jax.tree_util.tree_map(pair, tq_parts, keys["tk"]) if need_t else None
         y = self.backbone.pair_outputs(s, ctx, shape)
         phi, omega = gates_from_outputs(y, cfg.head, cfg.tau_epsilon)
         t_pseudo = self.time.from_sums(*ts, t_sample) if need_t else jnp.ones_like(phi)
+        if stop == "backbone":
+            return {"out": _stage_probe(qc, phi, omega, t_pseudo)}
         reference = cfg.backbone == "reference"
         a = logits(phi, omega, t_pseudo, cfg.mode, euler_steps=cfg.euler_steps, delta_t=cfg.delta_t, public_form=reference)
         if reference and mask_sel is not None:
             a = a * mask_sel.astype(a.dtype)
+        if stop == "closed_form":
+            return {"out": _stage_probe(qc, a, valid)}
         alpha = _masked_softmax(a, valid)
+        if stop == "softmax":
+            return {"out": _stage_probe(qc, alpha)}
         if pairwise:
             out = jnp.einsum("...qk,...kd->...qd", alpha, vh) * cfg.dt
         else:
@@ -292,7 +319,7 @@ class NAC(eqx.Module):
                 result["idx"] = jnp.broadcast_to(jnp.arange(kh.shape[-2], dtype=jnp.int32), a.shape)
         return result
 
-    def _run(self, x, times, mask, all_queries: bool, trace: bool):
+    def _run(self, x, times, mask, all_queries: bool, trace: bool, stop: str | None = None):
         cfg = self.config
         x = jnp.asarray(x)
         if x.ndim != 3 or x.shape[-1] != cfg.d_model:
@@ -323,10 +350,13 @@ class NAC(eqx.Module):
             if key_mask is not None:
                 per_key["mask"] = key_mask
             table = KeyTable.pack(per_key, kh.shape[:-1], dtype)
+        if stop == "projections":
+            probe = _stage_probe(qh, qh, kh, vh, fq, fk, tq_parts, tk_parts, None if table is None else table.table)
+            return probe.transpose(0, 2, 1, 3).reshape(b, qh.shape[2], cfg.d_model), {}, qh, kh
 
         def attend(args):
             qc, fqc, tqc = args
-            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace, table)
+            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace, table, stop)
 
         if c >= tq:
             res = attend((qh, fq, tq_parts))
@@ -341,6 +371,8 @@ class NAC(eqx.Module):
             res = jax.lax.map(attend, jax.tree_util.tree_map(chunks, (qh, fq, tq_parts)))
             res = {k_: jnp.moveaxis(v_, 0, 2).reshape(v_.shape[1:3] + (n * c,) + v_.shape[4:])[:, :, :tq] for k_, v_ in res.items()}
         out = res["out"].transpose(0, 2, 1, 3).reshape(b, tq, cfg.d_model)
+        if stop is not None and stop != "output":
+            return out, res, qh, kh
         out = self.out_proj(out)
         if cfg.output_activation is not None:
             out = ACTIVATIONS[cfg.output_activation](out)
