@@ -55,7 +55,7 @@ class StageSplit:
     def section(self) -> dict:
         """Attributes of the report group ``/bench/profile/<row>`` (reports/SCHEMA.md)."""
         return {
-            "stages": list(self.stages),
+            "stages": ",".join(self.stages),
             "stage_ms": self.stage_s * 1e3,
             "cumulative_ms": self.cumulative_s * 1e3,
             "stage_fraction": self.stage_s / self.total_s,
