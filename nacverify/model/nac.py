@@ -14,6 +14,11 @@ Efficiency: only the queries that are returned are computed (the last one unless
 ``return_sequences``); the per-pair affine maps are split into per-token parts (see
 `gates`); the query axis is processed in chunks (``query_chunk``; by default sized from the device,
 `chunking`) so that the pairwise work per chunk, and hence memory, stays bounded as T grows.
+Exact Top-K is `topk.top_k` (``jax.lax.top_k``'s indices, by vectorised group pruning instead of
+a per-row sort), and every per-key quantity of the selected keys comes from one gather of a
+packed table per chunk (`keytable`) (issue 45; reports/NAC_PERFORMANCE.md). `STAGES` names the
+stages of a call; ``_run(..., stop=stage)`` is the program truncated after one
+(`nacverify.bench.profile`).
 
 Backbone variants: ``reference`` (the public implementation: one cell step from a zero
 state per pair), ``circuit`` (default; the signal crosses inter -> command -> motor),
