@@ -14,7 +14,11 @@ ending in ``block_until_ready``). A stage's time is the best time of the program
 it minus the best time of the one truncated before it; the best (minimum) rather than the median,
 since the differences of two noisy medians on a shared machine can be negative. The last
 cumulative time is the whole call's. The split is a measurement of compiled programs: XLA fuses
-across stage boundaries, so a stage's time is what adding it costs, not an isolated kernel's time.
+across stage boundaries, so a stage's time is what adding it costs, not an isolated kernel's time,
+and a truncated program can fuse differently from the whole call (e.g. the sum that probes the
+softmax may recompute its exponentials, which the value sum's dot does not): a stage that costs
+more than the whole call's share, followed by a negative one, is such an artifact; read the two
+together. On a shared machine, compare splits measured in the same run.
 """
 
 from __future__ import annotations
