@@ -96,3 +96,20 @@ def test_fast_path_equals_the_layer_pair_by_pair(options, inputs):
         got = np.asarray(model(jnp.asarray(x), times=None if times is None else jnp.asarray(times), mask=None if mask is None else jnp.asarray(mask)))
         want = layer_by_pairs(model, x, times, mask)
     np.testing.assert_allclose(got, want, rtol=1e-11, atol=1e-12)
+
+
+def test_topk_methods_select_the_same_keys():
+    """``topk_method="lax"`` (jax.lax.top_k, what the cost claims count) and the default pruned Top-K pick the same keys."""
+    model = NAC(16, 2, key=jax.random.PRNGKey(0), return_sequences=True, return_attention=True)
+    x = jax.random.normal(jax.random.PRNGKey(1), (2, 150, 16))
+    out_p, att_p = model(x)
+    out_l, att_l = model.with_options(topk_method="lax")(x)
+    np.testing.assert_array_equal(np.asarray(att_p.indices), np.asarray(att_l.indices))
+    np.testing.assert_allclose(np.asarray(out_p), np.asarray(out_l), rtol=1e-6, atol=1e-6)
+
+
+def test_unknown_topk_method_is_bad_input():
+    from nacverify.errors import BadInput
+
+    with pytest.raises(BadInput):
+        NAC(16, 2, key=jax.random.PRNGKey(0), topk_method="heap")

@@ -65,7 +65,7 @@ import jax.numpy as jnp
 from ..errors import BadInput
 from .cell import ACTIVATIONS, NCPCell
 from .chunking import default_device, query_chunk
-from .curation import BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
+from .curation import TOPK_METHODS, BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
 from .keytable import KeyTable
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
@@ -82,6 +82,7 @@ class NACConfig:
     d_model: int
     num_heads: int
     topk: int = 8
+    topk_method: str = "pruned"  # exact Top-K by `topk.top_k` ("pruned") or jax.lax.top_k ("lax"): the same indices
     curation: str = "exact"
     mode: str = "exact"
     euler_steps: int = 5
@@ -103,6 +104,8 @@ class NACConfig:
         if self.d_model < 1 or self.num_heads < 1 or self.d_model % self.num_heads:
             raise BadInput(f"d_model ({self.d_model}) must be a positive multiple of num_heads ({self.num_heads})")
         check_curation(self.curation)
+        if self.topk_method not in TOPK_METHODS:
+            raise BadInput(f"unknown topk_method {self.topk_method!r}; choose from {', '.join(TOPK_METHODS)}")
         if self.mode not in MODES:
             raise BadInput(f"unknown mode {self.mode!r}; choose from {', '.join(MODES)}")
         if self.backbone not in BACKBONES:
@@ -219,8 +222,8 @@ class NAC(eqx.Module):
 
     def with_options(self, **changes) -> "NAC":
         """The same parameters under inference options that do not change them
-        (mode, euler_steps, delta_t, dt, curation, topk, return_*, query_chunk)."""
-        allowed = {"mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon", "output_activation"}
+        (mode, euler_steps, delta_t, dt, curation, topk, topk_method, return_*, query_chunk)."""
+        allowed = {"topk_method", "mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon", "output_activation"}
         bad = set(changes) - allowed
         if bad:
             raise BadInput(f"options {sorted(bad)} change the parameters; build a new model instead")
@@ -264,7 +267,7 @@ class NAC(eqx.Module):
         cfg = self.config
         if cfg.curation == "block":
             return block_topk(qh, layout)
-        return exact_topk(qh, kh, cfg.topk, key_valid)
+        return exact_topk(qh, kh, cfg.topk, key_valid, method=cfg.topk_method)
 
     def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, table=None, stop=None):
         """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed
