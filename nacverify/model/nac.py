@@ -15,8 +15,7 @@ Efficiency: only the queries that are returned are computed (the last one unless
 `gates`); the query axis is processed in chunks (``query_chunk``; by default sized from the device,
 `chunking`) so that the pairwise work per chunk, and hence memory, stays bounded as T grows.
 Exact Top-K is `topk.top_k` (``jax.lax.top_k``'s indices, by vectorised group pruning instead of
-a per-row sort), and every per-key quantity of the selected keys comes from one gather of a
-packed table per chunk (`keytable`) (issue 45; reports/NAC_PERFORMANCE.md). `STAGES` names the
+a per-row sort; issue 45, reports/NAC_PERFORMANCE.md). `STAGES` names the
 stages of a call; ``_run(..., stop=stage)`` is the program truncated after one
 (`nacverify.bench.profile`).
 
@@ -66,7 +65,6 @@ from ..errors import BadInput
 from .cell import ACTIVATIONS, NCPCell
 from .chunking import default_device, query_chunk
 from .curation import TOPK_METHODS, BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
-from .keytable import KeyTable
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
 
@@ -269,9 +267,8 @@ class NAC(eqx.Module):
             return block_topk(qh, layout)
         return exact_topk(qh, kh, cfg.topk, key_valid, method=cfg.topk_method)
 
-    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, table=None, stop=None):
-        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed
-        (for a selection, packed in `table`, a `KeyTable` gathered once per chunk). ``stop``: a stage
+    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, stop=None):
+        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed. ``stop``: a stage
         name of `STAGES` to return `_stage_probe` after (profiling)."""
         cfg = self.config
         pairwise = cfg.curation == "pairwise"
@@ -289,10 +286,11 @@ class NAC(eqx.Module):
             if stop == "selection":
                 return {"out": _stage_probe(qc, idx, valid)}
             shape = idx.shape
-            keys = table.gather(idx)
-            t_sample = keys["times"] if "times" in keys else 1.0
-            mask_sel = keys.get("mask")
-            v_rows = keys["v"]
+            pick = lambda a: gather_keys(a[..., None], idx)[..., 0] if a.ndim == 3 else gather_keys(a, idx)  # noqa: E731
+            keys = jax.tree_util.tree_map(pick, {"fk": fk, "tk": tk_parts})
+            t_sample = pick(key_times) if key_times is not None else 1.0
+            mask_sel = pick(key_mask) if key_mask is not None else None
+            v_rows = gather_keys(vh, idx)
         if stop == "gather":
             return {"out": _stage_probe(qc, keys, v_rows)}
         pair = lambda a, b: (a[..., :, None] if a.ndim == 3 else a[..., :, None, :]) + b  # noqa: E731
@@ -350,21 +348,13 @@ class NAC(eqx.Module):
         tq = qh.shape[2]
         c = tq if trace else self._chunk(tq, t, b)
 
-        table = None
-        if cfg.curation != "pairwise":
-            per_key = {"fk": fk, "tk": tk_parts, "v": vh}
-            if key_times is not None:
-                per_key["times"] = key_times
-            if key_mask is not None:
-                per_key["mask"] = key_mask
-            table = KeyTable.pack(per_key, kh.shape[:-1], dtype)
         if stop == "projections":
-            probe = _stage_probe(qh, qh, kh, vh, fq, fk, tq_parts, tk_parts, None if table is None else table.table)
+            probe = _stage_probe(qh, qh, kh, vh, fq, fk, tq_parts, tk_parts, )
             return probe.transpose(0, 2, 1, 3).reshape(b, qh.shape[2], cfg.d_model), {}, qh, kh
 
         def attend(args):
             qc, fqc, tqc = args
-            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace, table, stop)
+            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace, stop)
 
         if c >= tq:
             res = attend((qh, fq, tq_parts))
