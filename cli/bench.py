@@ -94,6 +94,7 @@ def bench(
     min_T: Annotated[int, typer.Option("--min-T", help="Smallest T of the scaling suite.")] = 256,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Glob on configuration names, e.g. 'NAC-Exact*' (repeatable).")] = None,
     batch: Annotated[Optional[str], typer.Option("--batch", help="Comma-separated batch sizes, e.g. 1,16,128: every row is timed at each (rows named <name>@b<batch>); default: batch 1, today's names.")] = None,
+    profile: Annotated[bool, typer.Option("--profile", help="Also split each NAC row's call into its stages (projections, selection, gather, backbone, closed form, softmax, value sum, output): the model's program truncated after each stage, timed (report: /bench/profile/<row>).")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the parameters and inputs.")] = 0,
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="HDF5 report (default: reports/bench-<suite>-<UTC>.h5).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --out.")] = False,
@@ -118,6 +119,9 @@ def bench(
     a = SimpleNamespace(**locals())  # the options as given, for the helpers below
     if cold_caches and not (check_scaling or plan_workers):
         raise BadInput("--cold-caches applies to --check-scaling and --plan-workers only")
+    if profile and (check_scaling or sweep_bench or ltc_audit or plan_workers is not None or report_html):
+        raise BadInput("--profile splits the NAC rows' calls; it does not apply to --check-scaling, --sweep-bench, --ltc-audit, --plan-workers "
+                       "or --report-html")
     if batch is not None and (check_scaling or sweep_bench or ltc_audit or plan_workers or report_html):
         mode = ("--check-scaling" if check_scaling else "--sweep-bench" if sweep_bench else "--ltc-audit" if ltc_audit
                 else "--report-html" if report_html else "--plan-workers")
@@ -225,7 +229,7 @@ def _measure(a: SimpleNamespace, plan: SimpleNamespace) -> tuple[list, dict[tupl
             task = bar.add_task("bench", total=len(plan.configs) + len(plan.recall_jobs))
             for config in plan.configs:
                 bar.update(task, description=f"{config.suite}: {config.name}")
-                records.append(measure(config, a.repeats, a.seed))
+                records.append(measure(config, a.repeats, a.seed, profile=a.profile))
                 bar.advance(task)
             for kind, t in plan.recall_jobs:
                 bar.update(task, description=f"recall@8 {kind} T={t}")
@@ -249,6 +253,9 @@ def _finish_nac(a: SimpleNamespace, plan: SimpleNamespace, records: list, recall
         rows = [r for r in records if r.config.suite == name]
         if rows:
             console.print(_row_table(rows, f"{name} suite ({a.repeats} timed passes each, float32)", peak))
+    split = [r for r in records if r.profile is not None]
+    if split:
+        console.print(_profile_table(split, a.repeats))
     if fits:
         table = Table(title="scaling in T (all queries): fitted exponents, value ~ T^p")
         for col in ("curation", "T range", "time p", "time p (upper half)", "memory p"):
@@ -277,6 +284,22 @@ def _finish_nac(a: SimpleNamespace, plan: SimpleNamespace, records: list, recall
         }
     path = write_report_file(report, plan.out_path, force=a.force)
     console.print(f"report: {path}", markup=False, soft_wrap=True)
+
+
+def _profile_table(records, repeats: int) -> RenderableType:
+    """The NAC rows' stage split (ms; `nacverify.bench.profile`), the share of the call under each."""
+    stages = records[0].profile.stages
+    table = Table(title=f"stage split of one call (ms, best of {repeats}; share of the call below)",
+                  caption="each stage: the model's program truncated after it minus truncated before it (XLA fuses across "
+                          "stages, so this is what adding the stage costs; noise can make a small stage negative). report: /bench/profile/<row>")
+    table.add_column("configuration", no_wrap=True)
+    for name in (*stages, "total"):
+        table.add_column(name.replace("_", " "), justify="right", no_wrap=True)
+    for r in records:
+        p = r.profile
+        table.add_row(r.config.label, *[f"{v * 1e3:,.1f}" for v in p.stage_s], f"{p.total_s * 1e3:,.1f}")
+        table.add_row("", *[f"{100 * v / p.total_s:.0f}%" for v in p.stage_s], "", style="dim")
+    return _captioned(table)
 
 
 def _rate(value, unit: str) -> str:

@@ -400,3 +400,41 @@ def test_report_html_bench_times_fresh_processes_and_records_the_pages(tmp_path,
     for args in (["--html-repeats", "0"], ["--check-scaling"]):
         bad = runner.invoke(app, ["bench", "--report-html", str(report), *args, "--out", str(tmp_path / "x.h5")])
         assert bad.exit_code == 2 and not (tmp_path / "x.h5").exists(), bad.output
+
+
+def test_bench_profile_records_the_stage_split_of_nac_rows(tmp_path):
+    out = tmp_path / "p.h5"
+    res = runner.invoke(app, ["bench", "--only", "NAC-Exact-seq", "--only", "MHA", "--T", "32", "--profile", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    sec = read_report(out).sections["bench"]
+    prof = sec["profile"]
+    assert set(prof) == {"NAC-Exact-seq"}  # baselines have no stages
+    p = prof["NAC-Exact-seq"]
+    from nacverify.model.nac import STAGES
+
+    assert p["stages"].split(",") == list(STAGES) and p["cumulative_ms"].shape == (len(STAGES),)
+    assert p["total_ms"] == pytest.approx(p["cumulative_ms"][-1])
+    assert np.sum(p["stage_ms"]) == pytest.approx(p["total_ms"]) and np.sum(p["stage_fraction"]) == pytest.approx(1.0)
+    assert p["repeats"] == 10 and "truncated" in p["method"]
+    flat = " ".join(res.output.split())
+    assert "stage split of one call" in flat and "closed form" in flat
+
+
+def test_bench_profile_is_refused_for_the_other_benches(tmp_path):
+    res = runner.invoke(app, ["bench", "--sweep-bench", "--profile", "--out", str(tmp_path / "x.h5")])
+    assert res.exit_code == 2 and "--profile" in res.output
+
+
+def test_truncated_programs_are_the_model_s_own_stages():
+    """The profile times the model's program: truncated after value_sum, then the output projection, is the call;
+    truncated after output, it is the call."""
+    import jax
+
+    from nacverify.model import NAC
+
+    model = NAC(16, 2, key=jax.random.PRNGKey(0), return_sequences=True, query_chunk=5)
+    x = jax.random.normal(jax.random.PRNGKey(1), (2, 23, 16))
+    full = np.asarray(model(x))
+    np.testing.assert_allclose(np.asarray(model._run(x, None, None, True, False, stop="output")[0]), full, rtol=1e-6, atol=1e-6)
+    heads = model._run(x, None, None, True, False, stop="value_sum")[0]
+    np.testing.assert_allclose(np.asarray(model.out_proj(heads)), full, rtol=1e-5, atol=1e-6)

@@ -133,6 +133,7 @@ class BenchRecord:
     memory: dict[str, int] = field(default_factory=dict)
     cost: dict[str, float] = field(default_factory=dict)  # flops, bytes_accessed of one call (XLA, CPU lowering)
     query_chunk: int | None = None  # a NAC row's queries per chunk on this device (nacverify.model.chunking); None otherwise
+    profile: Any = None  # a NAC row's stage split (nacverify.bench.profile.StageSplit) with --profile; None otherwise
 
     @property
     def flops(self) -> float:
@@ -302,8 +303,9 @@ def _device_peak() -> dict[str, int]:
     return out if len(out) == 2 else {}
 
 
-def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> BenchRecord:
-    """Compile, warm up and time one configuration (module docstring)."""
+def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0, profile: bool = False) -> BenchRecord:
+    """Compile, warm up and time one configuration (module docstring); with `profile`, a NAC row's
+    stage split as well (`nacverify.bench.profile`, best of `repeats`)."""
     if repeats < MIN_REPEATS:
         raise BadInput(f"--repeats must be >= {MIN_REPEATS}, got {repeats}")
     before = _device_peak()
@@ -336,7 +338,12 @@ def measure(config: BenchConfig, repeats: int = MIN_REPEATS, seed: int = 0) -> B
         memory["device_peak_bytes_this_config"] = after["peak_bytes_in_use"] - before["bytes_in_use"]
     peak = memory["temp_bytes"] + memory["argument_bytes"] + memory["output_bytes"] - memory["alias_bytes"]
     chunk = model.chunk_for(config.batch, config.T) if isinstance(model, NAC) else None
-    return BenchRecord(config, compile_s, times, peak, memory, call_cost(static, params, x), chunk)
+    split = None
+    if profile and isinstance(model, NAC):
+        from .profile import stage_split
+
+        split = stage_split(model, x, repeats)
+    return BenchRecord(config, compile_s, times, peak, memory, call_cost(static, params, x), chunk, split)
 
 
 def call_cost(static: Any, params: Any, x: jax.Array) -> dict[str, float]:
@@ -497,12 +504,15 @@ def records_section(records: list[BenchRecord], fits: list[ScalingFit], recalls:
                     peak: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """`Report.sections` entries: bench/environment, bench/device_peak (with `peak`: the device's peaks
     and their sources, `nacverify.bench.peaks.device_peak`), bench/<suite>/<row> (rows named by
-    `BenchConfig.label`), bench/scaling/fits/<curation>[@b<batch>], bench/scaling/recall."""
+    `BenchConfig.label`), bench/profile/<row> (a NAC row's stage split, with ``--profile``),
+    bench/scaling/fits/<curation>[@b<batch>], bench/scaling/recall."""
     sections: dict[str, dict[str, Any]] = {"bench/environment": environment_section()}
     if peak is not None:
         sections["bench/device_peak"] = dict(peak)
     for r in records:
         sections[f"bench/{r.config.suite}/{_safe(r.config.label)}"] = record_section(r, peak)
+        if r.profile is not None:
+            sections[f"bench/profile/{_safe(r.config.label)}"] = {"suite": r.config.suite, "batch": r.config.batch, **r.profile.section()}
     for f in fits:
         sections[f"bench/scaling/fits/{f.label}"] = {
             "T": f.Ts,

@@ -168,10 +168,17 @@ def _block_fn(topk):
     return lambda q, k: block_topk(q, block_layout(k, topk))
 
 
+#: How the cost claims select Top-K: with ``jax.lax.top_k``, which XLA's cost analysis and the jaxpr statistics see as
+#: one opaque operation (no FLOPs, no intermediates). The claims count the formula's arithmetic (scores, pairs,
+#: gates); the layer's default vectorised Top-K (`nacverify.model.topk`, the same indices) spends O(n^2) comparisons
+#: and (rows x 32) intermediates that the counts would charge to the formula (issue 45)
+COST_TOPK_METHOD = "lax"
+
+
 def _exact_fn(topk):
     from ..model.curation import exact_topk
 
-    return lambda q, k: exact_topk(q, k, topk)
+    return lambda q, k: exact_topk(q, k, topk, method=COST_TOPK_METHOD)
 
 
 # ---------------------------------------------------------------------------- model helpers
@@ -181,7 +188,7 @@ def _model(d_model: int, heads: int, **options):
 
     from ..model import NAC
 
-    return NAC(d_model, heads, key=jax.random.PRNGKey(0), **options)
+    return NAC(d_model, heads, key=jax.random.PRNGKey(0), **{"topk_method": COST_TOPK_METHOD, **options})
 
 
 def _method_flops(model, method: str, *args) -> float:

@@ -1,7 +1,8 @@
 r"""Input curation: which keys each query is paired with (seed 001 Algorithm 2; seed 000 Algorithm 2).
 
 * ``exact``: scores $S = Q K^\top$, $K_{eff} = \min(K, T_k)$, the top-$K_{eff}$ keys per query
-  (seed 001, Algorithm 2). Quadratic in time, linear in memory when run over query chunks.
+  (seed 001, Algorithm 2). Quadratic in time, linear in memory when run over query chunks. The
+  selection is `nacverify.model.topk.top_k`: ``jax.lax.top_k``'s values and indices, vectorised.
 * ``block``: square-root partitioning (seed 000, Algorithm 2): block size $B_s = \lfloor\sqrt{T_k}\rfloor$,
   $N_b = \lceil T_k/B_s\rceil$ blocks (the last one may be partial; its centroid averages its
   real keys), coarse scores against the block centroids, the top $M = \lceil K/B_s\rceil$ blocks,
@@ -22,10 +23,12 @@ import jax
 import jax.numpy as jnp
 
 from ..errors import BadInput
+from .topk import top_k
 
-__all__ = ["CURATIONS", "Selection", "BlockLayout", "gather_keys", "exact_topk", "block_layout", "block_topk", "recall_at_k"]
+__all__ = ["CURATIONS", "TOPK_METHODS", "Selection", "BlockLayout", "gather_keys", "exact_topk", "block_layout", "block_topk", "recall_at_k"]
 
 CURATIONS = ("exact", "block", "pairwise")
+TOPK_METHODS = ("pruned", "lax")
 _NEG = -jnp.inf
 
 
@@ -47,14 +50,16 @@ def gather_keys(x: jax.Array, idx: jax.Array) -> jax.Array:
     return fn(x, idx)
 
 
-def exact_topk(q: jax.Array, k: jax.Array, topk: int, key_valid: jax.Array | None = None) -> Selection:
+def exact_topk(q: jax.Array, k: jax.Array, topk: int, key_valid: jax.Array | None = None, method: str = "pruned") -> Selection:
     """Top-K keys per query by S = q . k (seed 001 Algorithm 2). q (..., Tq, D), k (..., Tk, D),
-    key_valid (..., Tk) bool or None (invalid keys are never preferred to valid ones)."""
+    key_valid (..., Tk) bool or None (invalid keys are never preferred to valid ones). ``method``:
+    ``pruned`` (`nacverify.model.topk.top_k`, vectorised) or ``lax`` (``jax.lax.top_k``, one
+    sort per row; XLA's cost analysis counts it as no FLOPs): the same values and indices."""
     k_eff = min(int(topk), k.shape[-2])
     scores = jnp.einsum("...qd,...kd->...qk", q, k)
     if key_valid is not None:
         scores = jnp.where(key_valid[..., None, :], scores, _NEG)
-    values, idx = jax.lax.top_k(scores, k_eff)
+    values, idx = top_k(scores, k_eff) if method == "pruned" else jax.lax.top_k(scores, k_eff)
     valid = values > _NEG if key_valid is not None else jnp.ones(values.shape, bool)
     return Selection(idx.astype(jnp.int32), valid)
 

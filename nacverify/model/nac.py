@@ -14,6 +14,10 @@ Efficiency: only the queries that are returned are computed (the last one unless
 ``return_sequences``); the per-pair affine maps are split into per-token parts (see
 `gates`); the query axis is processed in chunks (``query_chunk``; by default sized from the device,
 `chunking`) so that the pairwise work per chunk, and hence memory, stays bounded as T grows.
+Exact Top-K is `topk.top_k` (``jax.lax.top_k``'s indices, by vectorised group pruning instead of
+a per-row sort; issue 45, reports/NAC_PERFORMANCE.md). `STAGES` names the
+stages of a call; ``_run(..., stop=stage)`` is the program truncated after one
+(`nacverify.bench.profile`).
 
 Backbone variants: ``reference`` (the public implementation: one cell step from a zero
 state per pair), ``circuit`` (default; the signal crosses inter -> command -> motor),
@@ -60,11 +64,11 @@ import jax.numpy as jnp
 from ..errors import BadInput
 from .cell import ACTIVATIONS, NCPCell
 from .chunking import default_device, query_chunk
-from .curation import BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
+from .curation import TOPK_METHODS, BlockLayout, Selection, block_layout, block_topk, check_curation, exact_topk, gather_keys
 from .gates import HEADS, MODES, Dense, FCBackbone, NCPBackbone, PseudoTime, gates_from_outputs, logits
 from .wiring import DEFAULT_WIRING_SEED, auto_ncp, backbone_units, projection_units
 
-__all__ = ["NACConfig", "NAC", "AttentionMap", "GateTrace", "BACKBONES"]
+__all__ = ["NACConfig", "NAC", "AttentionMap", "GateTrace", "BACKBONES", "STAGES"]
 
 BACKBONES = ("reference", "circuit", "fc")
 
@@ -76,6 +80,7 @@ class NACConfig:
     d_model: int
     num_heads: int
     topk: int = 8
+    topk_method: str = "pruned"  # exact Top-K by `topk.top_k` ("pruned") or jax.lax.top_k ("lax"): the same indices
     curation: str = "exact"
     mode: str = "exact"
     euler_steps: int = 5
@@ -97,6 +102,8 @@ class NACConfig:
         if self.d_model < 1 or self.num_heads < 1 or self.d_model % self.num_heads:
             raise BadInput(f"d_model ({self.d_model}) must be a positive multiple of num_heads ({self.num_heads})")
         check_curation(self.curation)
+        if self.topk_method not in TOPK_METHODS:
+            raise BadInput(f"unknown topk_method {self.topk_method!r}; choose from {', '.join(TOPK_METHODS)}")
         if self.mode not in MODES:
             raise BadInput(f"unknown mode {self.mode!r}; choose from {', '.join(MODES)}")
         if self.backbone not in BACKBONES:
@@ -140,16 +147,20 @@ class GateTrace(NamedTuple):
     output: jax.Array  # (B, Tq, d_model)
 
 
-def _pair_sum(tq: jax.Array, tk: jax.Array, idx: jax.Array | None) -> jax.Array:
-    """Pair value tq[i] + tk[j] for the selected keys (idx) or all keys (idx None).
-    tq (B, H, Tq[, F]), tk (B, H, Tk[, F]) -> (B, H, Tq, K[, F])."""
-    if tq.ndim == 3:
-        if idx is None:
-            return tq[..., :, None] + tk[..., None, :]
-        return tq[..., :, None] + gather_keys(tk[..., None], idx)[..., 0]
-    if idx is None:
-        return tq[..., :, None, :] + tk[..., None, :, :]
-    return tq[..., :, None, :] + gather_keys(tk, idx)
+#: The stages of a call, in order; a program truncated after one of them (``stop``) returns `_stage_probe`
+#: of what that stage computed (`nacverify.bench.profile` times the truncated programs).
+STAGES = ("projections", "selection", "gather", "backbone", "closed_form", "softmax", "value_sum", "output")
+
+
+def _stage_probe(like: jax.Array, *trees) -> jax.Array:
+    """A truncated program's output: the arrays in `trees` (leading axes B, H, c) summed per (B, H, c)
+    and broadcast to `like` (B, H, c, D), so that XLA computes every one of them and little else."""
+    total = jnp.zeros(like.shape[:3], like.dtype)
+    for leaf in jax.tree_util.tree_leaves(trees):
+        if isinstance(leaf, jax.Array):
+            leaf = leaf.astype(like.dtype)
+            total = total + (jnp.sum(leaf.reshape(leaf.shape[:3] + (-1,)), axis=-1) if leaf.ndim > 3 else leaf)
+    return jnp.broadcast_to(total[..., None], like.shape)
 
 
 def _masked_softmax(a: jax.Array, valid: jax.Array) -> jax.Array:
@@ -209,8 +220,8 @@ class NAC(eqx.Module):
 
     def with_options(self, **changes) -> "NAC":
         """The same parameters under inference options that do not change them
-        (mode, euler_steps, delta_t, dt, curation, topk, return_*, query_chunk)."""
-        allowed = {"mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon", "output_activation"}
+        (mode, euler_steps, delta_t, dt, curation, topk, topk_method, return_*, query_chunk)."""
+        allowed = {"topk_method", "mode", "euler_steps", "delta_t", "dt", "curation", "topk", "return_sequences", "return_attention", "query_chunk", "tau_epsilon", "output_activation"}
         bad = set(changes) - allowed
         if bad:
             raise BadInput(f"options {sorted(bad)} change the parameters; build a new model instead")
@@ -254,40 +265,55 @@ class NAC(eqx.Module):
         cfg = self.config
         if cfg.curation == "block":
             return block_topk(qh, layout)
-        return exact_topk(qh, kh, cfg.topk, key_valid)
+        return exact_topk(qh, kh, cfg.topk, key_valid, method=cfg.topk_method)
 
-    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool):
-        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed."""
+    def _attend(self, qc, kh, vh, fq, fk, ctx, tq_parts, tk_parts, key_valid, key_mask, key_times, layout, trace: bool, stop=None):
+        """Attention for one query chunk qc (B, H, c, D); everything per key is precomputed. ``stop``: a stage
+        name of `STAGES` to return `_stage_probe` after (profiling)."""
         cfg = self.config
         pairwise = cfg.curation == "pairwise"
         need_t = cfg.mode == "exact" or trace
         if pairwise:
-            idx = None
             shape = qc.shape[:-1] + (kh.shape[-2],)
             valid = jnp.ones(shape, bool) if key_valid is None else jnp.broadcast_to(key_valid[..., None, :], shape)
             t_sample = key_times[..., None, :] if key_times is not None else 1.0
             mask_sel = key_mask[..., None, :] if key_mask is not None else None
+            keys = jax.tree_util.tree_map(lambda a: a[..., None, :] if a.ndim == 3 else a[..., None, :, :], {"fk": fk, "tk": tk_parts})
+            v_rows = None
         else:
             sel = self._select(qc, kh, layout, key_valid)
             idx, valid = sel.indices, sel.valid
+            if stop == "selection":
+                return {"out": _stage_probe(qc, idx, valid)}
             shape = idx.shape
-            t_sample = gather_keys(key_times[..., None], idx)[..., 0] if key_times is not None else 1.0
-            mask_sel = gather_keys(key_mask[..., None], idx)[..., 0] if key_mask is not None else None
-        pair = lambda a, b: _pair_sum(a, b, idx)  # noqa: E731
-        s = jax.tree_util.tree_map(pair, fq, fk)
-        ts = jax.tree_util.tree_map(pair, tq_parts, tk_parts) if need_t else None
+            pick = lambda a: gather_keys(a[..., None], idx)[..., 0] if a.ndim == 3 else gather_keys(a, idx)  # noqa: E731
+            keys = jax.tree_util.tree_map(pick, {"fk": fk, "tk": tk_parts})
+            t_sample = pick(key_times) if key_times is not None else 1.0
+            mask_sel = pick(key_mask) if key_mask is not None else None
+            v_rows = gather_keys(vh, idx)
+        if stop == "gather":
+            return {"out": _stage_probe(qc, keys, v_rows)}
+        pair = lambda a, b: (a[..., :, None] if a.ndim == 3 else a[..., :, None, :]) + b  # noqa: E731
+        s = jax.tree_util.tree_map(pair, fq, keys["fk"])
+        ts = jax.tree_util.tree_map(pair, tq_parts, keys["tk"]) if need_t else None
         y = self.backbone.pair_outputs(s, ctx, shape)
         phi, omega = gates_from_outputs(y, cfg.head, cfg.tau_epsilon)
         t_pseudo = self.time.from_sums(*ts, t_sample) if need_t else jnp.ones_like(phi)
+        if stop == "backbone":
+            return {"out": _stage_probe(qc, phi, omega, t_pseudo)}
         reference = cfg.backbone == "reference"
         a = logits(phi, omega, t_pseudo, cfg.mode, euler_steps=cfg.euler_steps, delta_t=cfg.delta_t, public_form=reference)
         if reference and mask_sel is not None:
             a = a * mask_sel.astype(a.dtype)
+        if stop == "closed_form":
+            return {"out": _stage_probe(qc, a, valid)}
         alpha = _masked_softmax(a, valid)
+        if stop == "softmax":
+            return {"out": _stage_probe(qc, alpha)}
         if pairwise:
             out = jnp.einsum("...qk,...kd->...qd", alpha, vh) * cfg.dt
         else:
-            out = jnp.einsum("...qk,...qkd->...qd", alpha, gather_keys(vh, idx)) * cfg.dt
+            out = jnp.einsum("...qk,...qkd->...qd", alpha, v_rows) * cfg.dt
         result = {"out": out}
         if cfg.return_attention or trace:
             result["alpha"] = alpha
@@ -299,7 +325,7 @@ class NAC(eqx.Module):
                 result["idx"] = jnp.broadcast_to(jnp.arange(kh.shape[-2], dtype=jnp.int32), a.shape)
         return result
 
-    def _run(self, x, times, mask, all_queries: bool, trace: bool):
+    def _run(self, x, times, mask, all_queries: bool, trace: bool, stop: str | None = None):
         cfg = self.config
         x = jnp.asarray(x)
         if x.ndim != 3 or x.shape[-1] != cfg.d_model:
@@ -322,9 +348,13 @@ class NAC(eqx.Module):
         tq = qh.shape[2]
         c = tq if trace else self._chunk(tq, t, b)
 
+        if stop == "projections":
+            probe = _stage_probe(qh, qh, kh, vh, fq, fk, tq_parts, tk_parts, )
+            return probe.transpose(0, 2, 1, 3).reshape(b, qh.shape[2], cfg.d_model), {}, qh, kh
+
         def attend(args):
             qc, fqc, tqc = args
-            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace)
+            return self._attend(qc, kh, vh, fqc, fk, ctx, tqc, tk_parts, key_valid, key_mask, key_times, layout, trace, stop)
 
         if c >= tq:
             res = attend((qh, fq, tq_parts))
@@ -339,6 +369,8 @@ class NAC(eqx.Module):
             res = jax.lax.map(attend, jax.tree_util.tree_map(chunks, (qh, fq, tq_parts)))
             res = {k_: jnp.moveaxis(v_, 0, 2).reshape(v_.shape[1:3] + (n * c,) + v_.shape[4:])[:, :, :tq] for k_, v_ in res.items()}
         out = res["out"].transpose(0, 2, 1, 3).reshape(b, tq, cfg.d_model)
+        if stop is not None and stop != "output":
+            return out, res, qh, kh
         out = self.out_proj(out)
         if cfg.output_activation is not None:
             out = ACTIVATIONS[cfg.output_activation](out)

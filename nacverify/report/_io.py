@@ -44,7 +44,7 @@ __all__ = [
     "check_writable",
 ]
 
-SCHEMA_VERSION = "1.9"  # 1.1: claims carry kind and reading; 1.2: streamed sweep sections; 1.3: claim attribute threshold; 1.4: sweep write_seconds, chunk_default and bench split; 1.5: bench FLOPs, bytes, achieved rates, /bench/device_peak; 1.6: search sections' scheduler, bench rows' query_chunk; 1.7: check_scaling caches; 1.8: /bench/check_plan; 1.9: /bench/report_html (reports/SCHEMA.md)
+SCHEMA_VERSION = "1.10"  # 1.1: claims carry kind and reading; 1.2: streamed sweep sections; 1.3: claim attribute threshold; 1.4: sweep write_seconds, chunk_default and bench split; 1.5: bench FLOPs, bytes, achieved rates, /bench/device_peak; 1.6: search sections' scheduler, bench rows' query_chunk; 1.7: check_scaling caches; 1.8: /bench/check_plan; 1.9: /bench/report_html; 1.10: /bench/profile (reports/SCHEMA.md)
 FORMAT_NAME = "nacverify-report"
 
 
