@@ -139,7 +139,7 @@ def test_bench_bad_input_exits_2(tmp_path, args):
 # (the parity claim covers exact, euler and steady) or how results are returned.
 STRUCTURAL = ("curation", "backbone", "head", "activation", "output_activation", "circuit_steps")
 NOT_STRUCTURAL = ("d_model", "num_heads", "topk", "mode", "euler_steps", "delta_t", "dt", "sparsity", "tau_epsilon",
-                  "return_sequences", "return_attention", "query_chunk", "wiring_seed")
+                  "return_sequences", "return_attention", "query_chunk", "wiring_seed", "topk_method")
 
 
 def test_parity_column_marks_exactly_the_rows_built_as_the_loaded_public_layer():

@@ -252,7 +252,8 @@ def test_printed_import_fails_with_a_real_package(tmp_path):
 def test_import_binding_turns_on_a_package_layout_of_ours(tmp_path):
     """003 describes no nrm package: where nrm.nn also exposes nn (here nrm/nn/__init__.py does 'from . import nn'
     on its own submodule nrm/nn/nn.py holding the layers), the printed block constructs; so the layout is the claim's
-    threshold: it never accuses, and whether the unknown package has that layout stays untested (inconclusive)."""
+    threshold: it never accuses. Python's own import statement decides the line without any layout (issue 43:
+    locality.code.import_alias binds nrm to nrm.nn), and the block's uses fix the intended 'import nrm': a slip."""
     from nacverify.findings import expected_verdicts, findings
     from nacverify.ledger import load_ledgers
 
@@ -274,7 +275,9 @@ def test_import_binding_turns_on_a_package_layout_of_ours(tmp_path):
     r = run("locality.code.import_binding")
     assert r.verdict == Verdict.REFUTED and r.outcome.evidence.scalars["constructs_if_nrm_nn_exposes_nn"] is True
     got = {(f.document, f.item): f.finding for f in findings(load_ledgers(["003"]), expected_verdicts(registry()), registry())}
-    assert got[("003", "code.import")] == "inconclusive"
+    assert got[("003", "code.import")] == "slip"
+    alias = run("locality.code.import_alias")
+    assert alias.verdict == Verdict.REFUTED and alias.outcome.evidence.witness["bound_to"] == "nrm.nn"
 
 
 def test_printed_forward_ignores_other_tokens():

@@ -54,14 +54,15 @@ def test_twins_name_each_other_and_are_checked_the_same_way(item000, item001):
         assert not a.claims and not b.claims or item000 == "d3.4.pronostia"  # the one pair checked differently says why
 
 
-def test_pronostia_000_is_checked_like_001():
-    """Twins agree: 000 prints the same '16 complete run-to-failure experiments' as 001, about the same dataset, and is tested by
-    the same claim (the authors' own bearing list, 001's Table 5, counts 17)."""
+def test_pronostia_000_cites_what_only_001_prints():
+    """Issue 43: 000 prints the same '16 complete run-to-failure experiments' as 001 but no bearing list; 001's Table 5 (17
+    bearings) is outside evidence for 000: cited, never deciding, and the twins say that their data differ."""
     items = _items()
     a, b = items["000"]["d3.4.pronostia"], items["001"]["d34.pronostia-16"]
-    assert list(a.claims) == list(b.claims) == ["nac001.d34.pronostia.sixteen"]
+    assert not a.claims and list(a.cites) == list(b.claims) == ["nac001.d34.pronostia.sixteen"]
+    assert a.twin_differs.startswith("data:")
     r = registry()
-    assert item_finding(a, expected_verdicts(r), r).finding == item_finding(b, expected_verdicts(r), r).finding == "error"
+    assert item_finding(a, expected_verdicts(r), r).finding == "not-checkable" and item_finding(b, expected_verdicts(r), r).finding == "error"
 
 
 @pytest.mark.parametrize("doc, item", [("000", "c2.complexities"), ("001", "c3.seq")])

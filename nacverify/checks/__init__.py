@@ -118,6 +118,7 @@ registry by ``tests/test_provenance.py`` (a prefix covers the id itself and ever
     nac000.s22                   charitable_nac
     nac000.s2_2                  nac_curation_cost
     nac000.s3                    nac_readings
+    nac000.s3_2                  nac001_sentences
     nac000.table1                nac_table1
     nac000.table3                nac_table3
     nac000.table4                nac_readings, nac_twins

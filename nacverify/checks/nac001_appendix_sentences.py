@@ -517,7 +517,7 @@ def appendix_claims() -> list[Claim]:
            "eq. 45 with a* = phi/omega_tau", H, "chain rule: da/dphi = (1 - e^(-omega t))/omega; da/domega has the a* term and -(a0 - a*) t e^(-omega t)", _dependence, "symbolic"),
         _c("d1.four_subcategories", "Appendix D.1", "The brief description for related works is divided into four subcategories.",
            "D.1 heads four subcategories", "D.1 as printed (bold run-in heads)", H, "DT-RNNs, CT-RNNs, DT-Attentions, CT-Attentions", _four_subcategories, "tables"),
-        _c("d2.names_encode_settings", "Appendix D.2", "NAC-02s uses 20% sparsity ... NAC-Exact/05s/8k",
+        _c("d2.names_encode_settings", "Appendix D.2", "_NAC-02s_ uses 20% sparsity ... NAC-Exact/05s/8k",
            "each ablation's name encodes the setting D.2 gives it (Nk: Top-K = N; 0Ns: N0% sparsity; Exact/05s/8k: 'All modes use Top-K=8, 50% sparsity')",
            "D.2 as printed", H, "2k/32k, 02s/09s, 05s/8k all agree", _names_encode_settings, "tables"),
         _c("d31.eight_bit", "Appendix D.3.1", "8-bit pixel values ... 128 as the threshold on a scale from 0 (minimum intensity) to 255",
