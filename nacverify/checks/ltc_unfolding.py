@@ -50,22 +50,22 @@ def _fused_dynamic(params, inputs, dt, L, substep: str = "dt/L", f_once: bool = 
     return jax.lax.scan(step, jnp.zeros_like(params["A"]), inputs)[1]
 
 
-def held_rhs(t, y, args):
-    """Eq. 7 with the input held over each input step of length dt (sample-and-hold)."""
-    p, inputs, starts = args  # starts: the input steps' start times k dt (the same floats as the jump times)
-    k = jnp.clip(jnp.searchsorted(starts, t, side="right") - 1, 0, inputs.shape[0] - 1)
-    x = y.reshape(p["A"].shape)
-    f = jax.nn.sigmoid(jnp.einsum("bn,bnk->bk", x, p["gamma_r"]) + jnp.einsum("bm,bmk->bk", inputs[k], p["gamma"]) + p["mu"])
-    return (-(1 / p["tau"] + f) * x + f * p["A"]).reshape(-1)
+def _held(activation):
+    """Eq. 7 with the input held over each input step of length dt (sample-and-hold), f = `activation`."""
+
+    def rhs(t, y, args):
+        p, inputs, starts = args  # starts: the input steps' start times k dt (the same floats as the jump times)
+        k = jnp.clip(jnp.searchsorted(starts, t, side="right") - 1, 0, inputs.shape[0] - 1)
+        x = y.reshape(p["A"].shape)
+        f = activation(jnp.einsum("bn,bnk->bk", x, p["gamma_r"]) + jnp.einsum("bm,bmk->bk", inputs[k], p["gamma"]) + p["mu"])
+        return (-(1 / p["tau"] + f) * x + f * p["A"]).reshape(-1)
+
+    return rhs
 
 
-def held_rhs_tanh(t, y, args):
-    """`held_rhs` with f = tanh (table 12: 'most common')."""
-    p, inputs, starts = args
-    k = jnp.clip(jnp.searchsorted(starts, t, side="right") - 1, 0, inputs.shape[0] - 1)
-    x = y.reshape(p["A"].shape)
-    f = jnp.tanh(jnp.einsum("bn,bnk->bk", x, p["gamma_r"]) + jnp.einsum("bm,bmk->bk", inputs[k], p["gamma"]) + p["mu"])
-    return (-(1 / p["tau"] + f) * x + f * p["A"]).reshape(-1)
+#: Eq. 7 held per input step with the sigmoid, and with tanh (table 12: 'most common').
+held_rhs = _held(jax.nn.sigmoid)
+held_rhs_tanh = _held(jnp.tanh)
 
 
 def _held_reference(p, inputs, dt, rhs=held_rhs):

@@ -373,7 +373,7 @@ def ledger_001a_claims() -> list[Claim]:
               statement="on both cross-validation data sets (XJTU-SY, HUST) the best printed Score of Table 1 is a NAC row's",
               assumptions="001 Table 1's printed means; Score: lower is better",
               expected=H, expected_reason="XJTU-SY: NAC-Exact/05s/8k 19.87 (best baseline CTA 25.86); HUST: NAC-Exact/05s/8k 27.82 (best baseline CTA 38.41)",
-              check=lambda ctx: _cross_validation_first(), group="tables", kind=Kind.READING,
+              check=lambda ctx: _cross_validation_first(), group="text", kind=Kind.READING,
               reading="'strong cross-validation capability' = a NAC variant scores best on each data set used for cross-validation"),
         Claim(id="nac001.table2.sparsity_memory.values",
               source=f"{SEED001}, Section 3.4, 'Reducing NAC sparsity from 90% to 20% has minimal effect on memory, decreasing usage slightly from "
@@ -382,7 +382,7 @@ def ledger_001a_claims() -> list[Claim]:
               assumptions="001 Table 2 as printed",
               expected=H, expected_reason="Table 2 prints NAC-02s 151.54 MB and NAC-09s 150.85 MB (the direction of the change is "
                                           "nac001.table2.sparsity_memory.direction's)",
-              check=lambda ctx: _sparsity_memory_values(), group="tables", kind=Kind.AS_PRINTED),
+              check=lambda ctx: _sparsity_memory_values(), group="text", kind=Kind.AS_PRINTED),
         Claim(id="nac001.s3_1.par_sampling",
               source=f"{SEED001}, Section 3.1, PAR, 'each equipped with inertial measurement sensors sampled every 211 ms'; Appendix D.3.2, "
                      "'the sensors are sampled at a fixed interval of 211 ms'",
@@ -461,7 +461,7 @@ def ledger_001a_claims() -> list[Claim]:
               statement="Bearing 1 of condition 1 is a test bearing (not a training one) of each of the three data sets in Table 5",
               assumptions="001 Table 5's Train and Test cells as printed",
               expected=H, expected_reason="condition 1 tests 1~3 (PRONOSTIA), 1~5 (XJTU-SY, HUST); PRONOSTIA trains on 4~7",
-              check=lambda ctx: _table5_protocol("bearing1"), group="tables", kind=Kind.AS_PRINTED),
+              check=lambda ctx: _table5_protocol("bearing1"), group="text", kind=Kind.AS_PRINTED),
     ]
 
 
