@@ -32,7 +32,6 @@ import inspect
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -221,18 +220,15 @@ def _load_definitions(path: Path, key: str) -> dict[str, Definition] | None:
 
 
 def _store_definitions(folder: Path, key: str, found: Mapping[str, Definition]) -> None:
+    """Keep the map in the catalog cache (best effort: a folder that cannot be written leaves the cache unfilled)."""
+    from .atomic import atomic_write
+    from .errors import BadInput, EnvironmentProblem
+
     payload = {"key": key, "definitions": {cid: [d.module, d.qualname, d.file, d.line] for cid, d in found.items()}}
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{DEFINITIONS_FILE}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(payload, out)
-            os.replace(tmp, folder / DEFINITIONS_FILE)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
+        atomic_write(folder / DEFINITIONS_FILE, lambda tmp: tmp.write_text(json.dumps(payload), encoding="utf-8"), overwrite=True,
+                     what="catalog cache")
+    except (OSError, BadInput, EnvironmentProblem):
         pass
 
 
