@@ -335,6 +335,9 @@ def rule_problems(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, An
         for it in led.items:
             accusing_of[(doc, it.item)] = [cid for cid in it.claims if cid in claims and cid in verdicts and _is_document(claims[cid])
                                            and Verdict(verdicts[cid]) == Verdict.REFUTED and not claims[cid].threshold]
+    # the items that accuse, and the numbers each accusation rests on, once per item (the pairs below compare only these)
+    accusers = {doc: [it for it in led.items if accusing_of[(doc, it.item)]] for doc, led in ledgers.items()}
+    printed_of = {(doc, it.item): _printed(it, [claims[c] for c in accusing_of[(doc, it.item)]]) for doc, items in accusers.items() for it in items}
     for doc, led in ledgers.items():
         by_item = {it.item: it for it in led.items}
         for it in led.items:
@@ -344,12 +347,11 @@ def rule_problems(ledgers: Mapping[str, DocumentLedger], claims: Mapping[str, An
                 for cid in accusing:
                     if not _own_words(it, claims[cid]):
                         out.append(f"{it.key}: a {it.type} ({it.location}) accuses through {cid}, a claim about other words; cite it")
-            numbers = _printed(it, [claims[c] for c in accusing])
-            for other in led.items:
-                if other.item <= it.item or _SUMMARY_WORDS.search(other.location) or _SUMMARY_WORDS.search(it.location):
+            for other in (o for o in accusers[doc] if accusing and o.item > it.item):
+                if _SUMMARY_WORDS.search(other.location) or _SUMMARY_WORDS.search(it.location):
                     continue
-                same_numbers = numbers & _printed(other, [claims[c] for c in accusing_of[(doc, other.item)]])
                 shared = sorted({f"{a}/{b}" for a in accusing for b in accusing_of[(doc, other.item)] if a != b and _same_defect(a, b)})
+                same_numbers = printed_of[(doc, it.item)] & printed_of[(doc, other.item)] if shared else set()
                 if shared and same_numbers:
                     printed = ", ".join(sorted(same_numbers))
                     out.append(f"{doc}: {it.item} and {other.item} accuse through one proposition ({', '.join(shared)}) on the same "
