@@ -210,7 +210,7 @@ def unfolding_claims() -> list[Claim]:
               reading="'More = more accurate' under the document's own forward pass (f once per input step), between the ends of table 12's range L = 1 and 10"),
         Claim("ltc.sec10.f_once", f"{s}, section 10, eq. 22-23, line 356, '2. **Apply fused solver** L times'",
               "error against eq. 7 decreases with L when f_val is computed once per input step (eq. 22) and eq. 23 applied L times with dt/L",
-              f"as ltc.eq9.unfold_L.dt_over_L", Verdict.REFUTED,
+              "as ltc.eq9.unfold_L.dt_over_L", Verdict.REFUTED,
               "measured: with f frozen the L substeps converge to the exact solve of the frozen-f linear ODE, whose own error (f frozen over "
               "dt) partly cancels the substeps' error: in some networks (dt = 0.1, 1) the error rises again with L",
               _unfold_check("f_once"), group="ltc", kind=Kind.READING,

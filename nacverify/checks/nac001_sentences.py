@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..claims import Claim, Evidence, Kind, Outcome, Verdict, add_provider, restated
+from ..claims import Claim, Evidence, Kind, Outcome, Verdict, add_provider
 from ._tables import SEED000, SEED001, _s, dataset_table5, results_table, runtime_table
 
 __all__ = ["appendix_sections", "section_span", "xref_outcome", "ledger_001a_claims"]
